@@ -1,0 +1,83 @@
+// Package cli is leanreview's command tree and the one place where concrete
+// types are wired together: it reads configuration, builds the adapters and
+// hands them to the use cases and surfaces.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/leanreview/leanreview/internal/iostreams"
+	"github.com/spf13/cobra"
+)
+
+// Version is the release version, set at build time with
+// -ldflags "-X github.com/leanreview/leanreview/internal/cli.Version=...".
+var Version = "0.1.0-dev"
+
+// Exit statuses. Every command returns an error; Main maps it to one of these
+// in exitCode and nowhere else.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the command ran and failed, or found what it reports (check-review)
+	exitUsage   = 2 // bad arguments, an unreadable source, a malformed patch
+)
+
+// Main runs the command line args against ios and returns the exit status.
+func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
+	root := newRootCmd(ctx, ios)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var silent silentError
+	if !errors.As(err, &silent) {
+		fmt.Fprintf(ios.ErrOut, "leanreview: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+// usageError marks an error that is the caller's to fix: wrong arguments, a
+// source that cannot be read, a patch that cannot be parsed.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// silentError carries an exit status for a command that has already said
+// everything it had to say.
+type silentError struct{ code int }
+
+func (e silentError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func exitCode(err error) int {
+	var silent silentError
+	var usage usageError
+	switch {
+	case errors.As(err, &silent):
+		return silent.code
+	case errors.As(err, &usage):
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		return exitFailure
+	default:
+		return exitFailure
+	}
+}
+
+func newRootCmd(ctx context.Context, ios *iostreams.IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "leanreview [SOURCE]",
+		Short:         "Review a change in the terminal, the browser, or with an AI agent",
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	return root
+}
