@@ -216,7 +216,9 @@ type Comment struct {
 }
 
 // Multiline reports whether c spans more than one line.
-func (c Comment) Multiline() bool { return c.StartLine != 0 && !(c.StartLine == c.Line && c.startSide() == c.Side) }
+func (c Comment) Multiline() bool {
+	return c.StartLine != 0 && !(c.StartLine == c.Line && c.startSide() == c.Side)
+}
 
 func (c Comment) startSide() changeset.Side {
 	if c.StartSide == 0 {
