@@ -1,0 +1,227 @@
+package changeset
+
+import (
+	"fmt"
+	"strings"
+)
+
+// gitHeader is what a "diff --git" section's extended headers said.
+type gitHeader struct {
+	lineA, lineB     string // names on the diff --git line, prefixes intact
+	lineOK, noPrefix bool
+	minusName        string // from "--- ", stripped; "" when absent
+	plusName         string // from "+++ ", stripped
+	from, to         string // rename or copy source and destination
+	renamed, copied  bool
+	created, deleted bool
+}
+
+// gitFile parses one "diff --git" section: its extended headers, then its
+// hunks. first is the diff --git line, next the offset after it.
+func (p *parser) gitFile(first string, next int) error {
+	startLine := p.line
+	var h gitHeader
+	h.lineA, h.lineB, h.noPrefix, h.lineOK = gitHeaderNames(first[len("diff --git "):])
+	p.advance(next)
+	var f File
+	for p.pos < len(p.s) {
+		raw, next := p.lineAt(p.pos)
+		line := strings.TrimSuffix(raw, "\r")
+		switch {
+		case strings.HasPrefix(line, "old mode "):
+			f.OldMode = line[len("old mode "):]
+		case strings.HasPrefix(line, "new mode "):
+			f.NewMode = line[len("new mode "):]
+		case strings.HasPrefix(line, "deleted file mode "):
+			f.OldMode, h.deleted = line[len("deleted file mode "):], true
+		case strings.HasPrefix(line, "new file mode "):
+			f.NewMode, h.created = line[len("new file mode "):], true
+		case strings.HasPrefix(line, "rename from "), strings.HasPrefix(line, "rename old "):
+			h.from, h.renamed = gitName(line[len("rename from "):]), true
+		case strings.HasPrefix(line, "rename to "):
+			h.to, h.renamed = gitName(line[len("rename to "):]), true
+		case strings.HasPrefix(line, "rename new "):
+			h.to, h.renamed = gitName(line[len("rename new "):]), true
+		case strings.HasPrefix(line, "copy from "):
+			h.from, h.copied = gitName(line[len("copy from "):]), true
+		case strings.HasPrefix(line, "copy to "):
+			h.to, h.copied = gitName(line[len("copy to "):]), true
+		case strings.HasPrefix(line, "similarity index "), strings.HasPrefix(line, "dissimilarity index "),
+			strings.HasPrefix(line, "index "):
+		case strings.HasPrefix(line, "Binary files ") && strings.HasSuffix(line, " differ"):
+			f.Binary = true
+		case line == "GIT binary patch":
+			f.Binary = true
+			p.advance(next)
+			p.skipBinary()
+			continue
+		case strings.HasPrefix(line, "--- "):
+			plus, after := p.lineAt(next)
+			if !strings.HasPrefix(plus, "+++ ") {
+				return &ParseError{Line: p.line + 1, Msg: fmt.Sprintf("expected \"+++ \" after %q", clip(line))}
+			}
+			h.minusName = p.gitSideName(line[4:], h.noPrefix)
+			h.plusName = p.gitSideName(plus[4:], h.noPrefix)
+			p.advance(next)
+			next = after
+		default:
+			return p.finishGitFile(f, &h, startLine)
+		}
+		p.advance(next)
+	}
+	return p.finishGitFile(f, &h, startLine)
+}
+
+func (p *parser) gitSideName(v string, noPrefix bool) string {
+	name := headerName(v)
+	if noPrefix {
+		return name
+	}
+	return stripComponents(name, 1)
+}
+
+// gitName reads a rename/copy header's name: quoted, or the rest of the line.
+func gitName(v string) string {
+	if name, _, ok := unquote(v); ok {
+		return name
+	}
+	return v
+}
+
+func (p *parser) finishGitFile(f File, h *gitHeader, startLine int) error {
+	oldName, newName := "", ""
+	if h.lineOK {
+		oldName, newName = h.lineA, h.lineB
+		if !h.noPrefix {
+			oldName, newName = stripComponents(oldName, 1), stripComponents(newName, 1)
+		}
+	}
+	if h.minusName != "" {
+		oldName = h.minusName
+	}
+	if h.plusName != "" {
+		newName = h.plusName
+	}
+	if h.from != "" {
+		oldName = h.from
+	}
+	if h.to != "" {
+		newName = h.to
+	}
+	created := h.created || (oldName == devNull && newName != devNull)
+	deleted := h.deleted || (newName == devNull && oldName != devNull)
+	switch {
+	case deleted || newName == "" || newName == devNull:
+		f.Path = oldName
+	default:
+		f.Path = newName
+	}
+	if f.Path == "" || f.Path == devNull {
+		return &ParseError{Line: startLine, Msg: "diff --git line names no file and no ---/+++ or rename header follows; expected \"diff --git a/PATH b/PATH\""}
+	}
+	f.OldPath = f.Path
+	switch {
+	case h.renamed || h.copied:
+		if oldName != "" && oldName != devNull {
+			f.OldPath = oldName
+		}
+		f.Status = StatusRenamed
+		if h.copied {
+			f.Status = StatusCopied
+		}
+	case created:
+		f.Status = StatusAdded
+	case deleted:
+		f.Status = StatusDeleted
+	default:
+		f.Status = StatusModified
+	}
+	bodies, err := p.hunks(&f)
+	if err != nil {
+		return err
+	}
+	p.addFile(f, bodies)
+	return nil
+}
+
+// skipBinary skips the base85 blocks after "GIT binary patch": one or two
+// "literal N" / "delta N" headers, each followed by data lines and a blank.
+func (p *parser) skipBinary() {
+	for p.pos < len(p.s) {
+		line, next := p.lineAt(p.pos)
+		if !strings.HasPrefix(line, "literal ") && !strings.HasPrefix(line, "delta ") {
+			return
+		}
+		p.advance(next)
+		for p.pos < len(p.s) {
+			line, next := p.lineAt(p.pos)
+			p.advance(next)
+			if line == "" || line == "\r" {
+				break
+			}
+		}
+	}
+}
+
+// traditionalFile parses a "--- "/"+++ " file outside a git section (diff -u,
+// svn, quilt, hg) and its hunks. Names lose one leading component, as with
+// patch -p1; the epoch timestamp of diff -N marks a missing side.
+func (p *parser) traditionalFile() error {
+	minus, next := p.lineAt(p.pos)
+	plus, after := p.lineAt(next)
+	p.advance(next)
+	p.advance(after)
+	f := p.namedFile(minus[4:], plus[4:])
+	bodies, err := p.hunks(&f)
+	if err != nil {
+		return err
+	}
+	inferCreation(&f)
+	p.addFile(f, bodies)
+	return nil
+}
+
+// namedFile is a file of a traditional or context diff, named from the values
+// of its two header lines (old side first).
+func (p *parser) namedFile(oldV, newV string) File {
+	oldName := stripComponents(headerName(oldV), 1)
+	newName := stripComponents(headerName(newV), 1)
+	var f File
+	switch {
+	case oldName == devNull || (hasEpochTimestamp(oldV) && newName != devNull):
+		f.Path, f.Status = newName, StatusAdded
+	case newName == devNull || hasEpochTimestamp(newV):
+		f.Path, f.Status = oldName, StatusDeleted
+	case len(oldName) < len(newName) && strings.HasPrefix(newName, oldName):
+		// git prefers the shorter name when the other merely extends it
+		// ("file" and "file.orig").
+		f.Path, f.Status = oldName, StatusModified
+	default:
+		f.Path, f.Status = newName, StatusModified
+	}
+	f.OldPath = f.Path
+	return f
+}
+
+// inferCreation marks a traditional diff's file added or deleted when its one
+// hunk has an empty side, as svn's "(nonexistent)" and GNU patch read it.
+func inferCreation(f *File) {
+	if f.Status != StatusModified || len(f.Hunks) != 1 {
+		return
+	}
+	h := &f.Hunks[0]
+	switch {
+	case h.OldStart == 0 && h.OldCount == 0 && h.NewCount > 0:
+		f.Status = StatusAdded
+	case h.NewStart == 0 && h.NewCount == 0 && h.OldCount > 0:
+		f.Status = StatusDeleted
+	}
+}
+
+// clip shortens a line quoted in an error message.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}

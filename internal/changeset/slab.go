@@ -1,0 +1,66 @@
+package changeset
+
+// The parser allocates rows, lines and line numbers from chunks shared by
+// many hunks instead of one heap object each: a 1M-line patch would
+// otherwise be 2M tiny allocations and a garbage collector busy scanning
+// them. Each hunk receives a full slice expression (cap == len) of a chunk,
+// so an append by a caller reallocates rather than overwriting a neighbour.
+
+const (
+	rowChunk = 8 << 10
+	intChunk = 16 << 10
+)
+
+// run collects the elements of one hunk at the end of a shared chunk.
+type run[T any] struct {
+	buf   []T
+	start int
+}
+
+// push appends v to the current run, moving the run to a fresh chunk when
+// this one is full. Moving copies only the run, never earlier hunks' data.
+func (r *run[T]) push(v T) {
+	if len(r.buf) == cap(r.buf) {
+		r.grow()
+	}
+	r.buf = append(r.buf, v)
+}
+
+func (r *run[T]) grow() {
+	n := len(r.buf) - r.start
+	nb := make([]T, n, max(rowChunk, 2*n))
+	copy(nb, r.buf[r.start:])
+	r.buf, r.start = nb, 0
+}
+
+// len is the number of elements in the current run.
+func (r *run[T]) len() int { return len(r.buf) - r.start }
+
+// at returns the i-th element of the current run.
+func (r *run[T]) at(i int) *T { return &r.buf[r.start+i] }
+
+// truncate drops the current run's elements from n on.
+func (r *run[T]) truncate(n int) { r.buf = r.buf[:r.start+n] }
+
+// take ends the current run and returns it; nil when it is empty.
+func (r *run[T]) take() []T {
+	if len(r.buf) == r.start {
+		return nil
+	}
+	s := r.buf[r.start:len(r.buf):len(r.buf)]
+	r.start = len(r.buf)
+	return s
+}
+
+// pool hands out pointers (line numbers, spans) from shared chunks. Pointers
+// stay valid for as long as anything refers to them; a full chunk is simply
+// left behind.
+type pool[T any] struct{ buf []T }
+
+func (s *pool[T]) new(v T) *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, intChunk)
+	}
+	s.buf = append(s.buf, v)
+	return &s.buf[len(s.buf)-1]
+}
