@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
-	"unsafe"
 	"strings"
+	"unsafe"
 )
 
 // PatchDigest is the identity of a whole patch: the lowercase hex SHA-256 of

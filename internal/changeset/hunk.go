@@ -254,8 +254,8 @@ func (b *bodyBuilder) push(kind Kind, line string, next int) {
 func (b *bodyBuilder) trimTrailingBlank() {
 	p := b.p
 	n := p.rows.len()
-	for n > 0 && p.rows.at(n-1).Kind == KindContext && (*p.lines.at(n-1) == "" || *p.lines.at(n-1) == "\r") {
-		b.lastEnd -= len(*p.lines.at(n-1)) + 1
+	for n > 0 && p.rows.at(n-1).Kind == KindContext && (*p.lines.at(n - 1) == "" || *p.lines.at(n - 1) == "\r") {
+		b.lastEnd -= len(*p.lines.at(n - 1)) + 1
 		n--
 		b.old--
 		b.new--
