@@ -221,7 +221,8 @@ func TestDiffCommits_QuotesNonASCIIPaths(t *testing.T) {
 }
 
 // hostileConfig is a user configuration that changes `git diff`'s output in
-// every way a configuration can; none of it may reach leanreview's diffs.
+// every way a configuration can; none of it, nor the environment variables
+// the test adds, may reach leanreview's diffs.
 const hostileConfig = `[color]
 	ui = always
 	diff = always
@@ -286,6 +287,7 @@ func TestDiff_UserConfigCannotChangeTheOutput(t *testing.T) {
 			t.Fatalf("hostile configuration not in force: git diff lacks %q:\n%q", effect, raw)
 		}
 	}
+	s.Runner.Env = append(s.Runner.Env, "GIT_DIFF_OPTS=--unified=0", "GIT_EXTERNAL_DIFF=false", "LANG=de_DE.UTF-8")
 	if diff := cmp.Diff(plain, diffs()); diff != "" {
 		t.Errorf("user configuration changed the diffs (-plain +configured):\n%s", diff)
 	}
@@ -296,5 +298,22 @@ func TestDiff_UserConfigCannotChangeTheOutput(t *testing.T) {
 	}
 	if !strings.Contains(plain["commits"], "rename from move me.txt\nrename to \"moved \\303\\251.txt\"\n") {
 		t.Errorf("commits diff lacks the quoted rename:\n%s", plain["commits"])
+	}
+}
+
+func TestDiffWorktree_FileMovedWithoutGitIsARename(t *testing.T) {
+	s := gitrepotest.NewSandbox(t)
+	s.WriteFile("before.txt", "1\n2\n3\n4\n5\n")
+	head := s.Commit("base")
+	if err := os.Rename(filepath.Join(s.Root, "before.txt"), filepath.Join(s.Root, "after.txt")); err != nil {
+		t.Fatal(err)
+	}
+	got := diffOf(t, "DiffWorktree", func() ([]byte, error) { return openRepo(t, s).DiffWorktree(context.Background(), head) })
+	want := "diff --git a/before.txt b/after.txt\n" +
+		"similarity index 100%\n" +
+		"rename from before.txt\n" +
+		"rename to after.txt\n"
+	if got != want {
+		t.Errorf("DiffWorktree = %q\nwant %q", got, want)
 	}
 }

@@ -68,9 +68,10 @@ func FirstLine(s string) string {
 
 // ExecRunner runs the real git binary. Every run gets, after Env and the
 // invocation's own Env, the variables that keep git's output fixed whatever
-// the user's locale and terminal: LC_ALL=C, GIT_PAGER=cat,
-// GIT_OPTIONAL_LOCKS=0 (so a read never rewrites the user's index) and
-// GIT_TERMINAL_PROMPT=0.
+// the user's locale, terminal and environment: LC_ALL=C, GIT_PAGER=cat,
+// GIT_OPTIONAL_LOCKS=0 (so a read never rewrites the user's index),
+// GIT_TERMINAL_PROMPT=0, and an empty GIT_DIFF_OPTS (which would otherwise
+// override --unified on the command line).
 type ExecRunner struct {
 	// Path is the git binary; "" means "git" looked up on the process's PATH.
 	Path string
@@ -82,7 +83,7 @@ type ExecRunner struct {
 var _ Runner = (*ExecRunner)(nil)
 
 // fixedEnv is appended last to every run: see ExecRunner.
-var fixedEnv = [...]string{"LC_ALL=C", "GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0"}
+var fixedEnv = [...]string{"LC_ALL=C", "GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_DIFF_OPTS="}
 
 // Run implements Runner.
 func (r *ExecRunner) Run(ctx context.Context, inv Invocation) ([]byte, error) {
