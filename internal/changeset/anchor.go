@@ -4,7 +4,7 @@ import "fmt"
 
 // anchorContext is how many visible lines on each side of a remark are
 // remembered to tell equal-looking places apart.
-const anchorContext = 4
+const anchorContext = 8
 
 // Anchor is what a remark remembers about the code it was written against:
 // where it was (path, side, line range) and what was there (the anchored

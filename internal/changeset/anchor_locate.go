@@ -19,7 +19,7 @@ func LocateAnchor(a Anchor, files []File, remembered int) (Location, Rung) {
 	}
 	f := targetFile(a, files)
 	if f == nil {
-		return Location{}, RungOrphaned
+		return locateRenamed(a, files)
 	}
 	vis := visibleLines(f, a.Side)
 	cands := findRuns(vis, a.Lines)
@@ -66,11 +66,50 @@ func targetFile(a Anchor, files []File) *File {
 	if f := match(func(f *File) bool { return f.OldPath == name && f.Status == StatusRenamed }); f != nil {
 		return f
 	}
-	// Renamed in the old changeset and not any more.
 	if a.OldPath != "" && a.OldPath != a.Path {
-		return match(func(f *File) bool { return f.Path == a.OldPath && f.Status != StatusDeleted })
+		// Renamed in the old changeset and not any more.
+		if f := match(func(f *File) bool { return f.Path == a.OldPath && f.Status != StatusDeleted }); f != nil {
+			return f
+		}
+		// Renamed in both, to different names.
+		return match(func(f *File) bool { return f.OldPath == a.OldPath && f.Status == StatusRenamed })
 	}
 	return nil
+}
+
+// renamedEvidence is how many distinctive context lines must agree before
+// an anchor is followed into a file of another name.
+const renamedEvidence = 3
+
+// locateRenamed looks for an anchor whose file is not in the changeset under
+// any of its names, which is what a file renamed between two pushes of a
+// branch that adds it looks like. The anchored lines and strong context must
+// agree in exactly one place of one file; anything less is an orphan.
+func locateRenamed(a Anchor, files []File) (Location, Rung) {
+	var found *File
+	at, best, tied := 0, 0, false
+	var foundVis []sideLine
+	for fi := range files {
+		f := &files[fi]
+		if a.Side == SideNew && f.Status == StatusDeleted {
+			continue
+		}
+		vis := visibleLines(f, a.Side)
+		for _, c := range findRuns(vis, a.Lines) {
+			s := contextScore(a, vis, c)
+			switch {
+			case s > best:
+				found, foundVis, at, best, tied = f, vis, c, s, false
+			case s == best && s > 0:
+				tied = true
+			}
+		}
+	}
+	if found == nil || tied || best < renamedEvidence*evidenceScale {
+		return Location{}, RungOrphaned
+	}
+	line := foundVis[at].line
+	return Location{Path: found.Path, Side: a.Side, Start: line, End: line + len(a.Lines) - 1}, RungMoved
 }
 
 // findRuns returns every index i where vis[i:] starts with lines, the lines
@@ -96,9 +135,11 @@ func findRuns(vis []sideLine, lines []string) []int {
 	return out
 }
 
-// contextScore counts how many remembered context lines agree at candidate
-// i, walking outward from the anchored lines and stopping at the first
-// disagreement on each side.
+// contextScore measures how much remembered context agrees at candidate i,
+// walking outward from the anchored lines and stopping at the first
+// disagreement on each side. Each distinctive agreeing line is worth
+// evidenceScale; blank lines and lone punctuation agree almost everywhere,
+// so they are worth 1: enough to break a tie, never enough to place alone.
 func contextScore(a Anchor, vis []sideLine, i int) int {
 	score := 0
 	prev := i
@@ -107,7 +148,7 @@ func contextScore(a Anchor, vis []sideLine, i int) int {
 		if j < 0 || vis[j].line != vis[prev].line-1 || vis[j].text != a.Before[k] {
 			break
 		}
-		score++
+		score += 1 + evidenceScale*weight(a.Before[k])
 		prev = j
 	}
 	last := i + len(a.Lines) - 1
@@ -116,10 +157,28 @@ func contextScore(a Anchor, vis []sideLine, i int) int {
 		if j >= len(vis) || vis[j].line != vis[last].line+1 || vis[j].text != want {
 			break
 		}
-		score++
+		score += 1 + evidenceScale*weight(want)
 		last = j
 	}
 	return score
+}
+
+// evidenceScale makes one distinctive agreeing line outweigh any number of
+// agreeing blank lines, which only break ties between equal evidence.
+const evidenceScale = 100
+
+// weight is what one agreeing context line is worth as evidence.
+func weight(line string) int {
+	n := 0
+	for _, r := range line {
+		if r != ' ' && r != '\t' && r != '\r' && r != '{' && r != '}' && r != '(' && r != ')' && r != ';' && r != ',' {
+			n++
+			if n >= 3 {
+				return 1
+			}
+		}
+	}
+	return 0
 }
 
 // choose picks among candidate runs, or reports that nothing may be chosen.
@@ -146,7 +205,7 @@ func choose(a Anchor, vis []sideLine, cands []int, remembered int) (int, bool) {
 	if vis[best].line == remembered {
 		return best, true
 	}
-	if bestScore == 0 && (len(cands) > 1 || !distinctive(a.Lines)) {
+	if bestScore < evidenceScale && (len(cands) > 1 || !distinctive(a.Lines)) {
 		// Nothing around it agrees, and the text alone could be anywhere.
 		return 0, false
 	}

@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 
+	"os"
+
+	"github.com/leanreview/leanreview/internal/config"
 	"github.com/leanreview/leanreview/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +29,18 @@ const (
 
 // Main runs the command line args against ios and returns the exit status.
 func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
-	root := newRootCmd(ctx, ios)
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "leanreview: %v\n", err)
+		return exitFailure
+	}
+	return run(ctx, args, newFactory(ios, config.Process(), dir))
+}
+
+// run executes args with f; tests call it with their own Factory.
+func run(ctx context.Context, args []string, f *Factory) int {
+	ios := f.IOStreams
+	root := newRootCmd(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
@@ -67,14 +81,39 @@ func exitCode(err error) int {
 	}
 }
 
-func newRootCmd(ctx context.Context, ios *iostreams.IOStreams) *cobra.Command {
+// RootOptions are the inputs of `leanreview [SOURCE]` itself.
+type RootOptions struct {
+	Args    []string
+	Source  sourceFlags
+	Discard bool
+}
+
+func newRootCmd(f *Factory) *cobra.Command {
+	ios := f.IOStreams
+	opts := &RootOptions{}
 	root := &cobra.Command{
 		Use:           "leanreview [SOURCE]",
 		Short:         "Review a change in the terminal, the browser, or with an AI agent",
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			if opts.Discard {
+				return discardRun(cmd.Context(), f, &DiscardOptions{Args: args, Source: opts.Source})
+			}
+			return cmd.Help()
+		},
 	}
+	opts.Source.register(root)
+	root.Flags().BoolVar(&opts.Discard, "discard", false, "delete the saved drafts of SOURCE (says how many)")
+	root.AddCommand(
+		newCmdInspect(f, nil),
+		newCmdComment(f, nil),
+		newCmdDrafts(f, nil),
+		newCmdExport(f, nil),
+		newCmdRelocate(f, nil),
+	)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
