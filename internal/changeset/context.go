@@ -85,6 +85,9 @@ func (p *parser) contextHunk(f *File, decl string) error {
 	default:
 		mergeContext(oldLines, newLines, emit)
 	}
+	if b.adds == 0 && b.dels == 0 {
+		return &ParseError{Line: p.line, Msg: "context hunk changes no line; expected \"-\", \"+\" or \"!\" lines before this"}
+	}
 	header := fmt.Sprintf("@@ -%d,%d +%d,%d @@", oldStart, b.old, newStart, b.new)
 	if decl != "" {
 		header += " " + decl
@@ -93,9 +96,6 @@ func (p *parser) contextHunk(f *File, decl string) error {
 		Index: len(f.Hunks), Header: header, Declaration: decl,
 		OldStart: oldStart, OldCount: b.old, NewStart: newStart, NewCount: b.new,
 		Rows: p.rows.take(), Lines: p.lines.take(),
-	}
-	if h.Rows == nil {
-		h.Rows, h.Lines = []Row{}, []string{}
 	}
 	if !rangeAdmits(oldWant, b.old) || !rangeAdmits(newWant, b.new) {
 		h.Warnings = []string{fmt.Sprintf("context hunk ranges promise %d old and %d new lines but the body holds %d and %d; counts taken from the body",

@@ -140,6 +140,12 @@ func (p *parser) finishGitFile(f File, h *gitHeader, startLine int) error {
 	if err != nil {
 		return err
 	}
+	if len(f.Hunks) == 0 && !f.Binary && f.Status == StatusModified && f.OldMode == "" && f.NewMode == "" {
+		// "diff --git" and nothing else: git prints it for a file whose
+		// stat changed but whose content did not, and applies nothing.
+		p.noops++
+		return nil
+	}
 	p.addFile(f, bodies)
 	return nil
 }

@@ -60,9 +60,10 @@ func (p *parser) hunk(f *File, header string, next int) (body, error) {
 	if !ok {
 		return body{}, &ParseError{Line: p.line, Msg: fmt.Sprintf("malformed hunk header %q; expected \"@@ -START[,COUNT] +START[,COUNT] @@\"", clip(header))}
 	}
+	headerLine := p.line
 	p.advance(next)
 	start := p.pos
-	b := bodyBuilder{p: p, oldNo: max(oldStart, 1), newNo: max(newStart, 1)}
+	b := bodyBuilder{p: p, lastEnd: start, oldNo: max(oldStart, 1), newNo: max(newStart, 1)}
 	remOld, remNew := oldCount, newCount
 	s := p.s
 	pos := p.pos
@@ -116,10 +117,16 @@ counted:
 		p.line++
 	}
 	p.pos = pos
-	if remOld == 0 && remNew == 0 || remOld < 0 || remNew < 0 {
-		p.extend(&b)
-	} else {
-		b.trimTrailingBlank()
+	var warnings []string
+	if remOld > 0 || remNew > 0 {
+		if err := p.endShortBody(&b, headerLine); err != nil {
+			return body{}, err
+		}
+	} else if w := p.extend(&b); w != "" {
+		warnings = append(warnings, w)
+	}
+	if b.adds == 0 && b.dels == 0 {
+		return body{}, &ParseError{Line: headerLine, Msg: fmt.Sprintf("hunk %q changes no line; expected \"+\" or \"-\" lines after it", clip(header))}
 	}
 	h := Hunk{
 		Index:       len(f.Hunks),
@@ -132,32 +139,76 @@ counted:
 		Rows:        p.rows.take(),
 		Lines:       p.lines.take(),
 	}
-	if h.Rows == nil {
-		h.Rows, h.Lines = []Row{}, []string{}
-	}
 	if b.old != oldCount || b.new != newCount {
-		h.Warnings = []string{fmt.Sprintf("header says -%d,%d +%d,%d but the body holds -%d,%d +%d,%d; counts recomputed from the body",
-			oldStart, oldCount, newStart, newCount, oldStart, b.old, newStart, b.new)}
+		warnings = append([]string{fmt.Sprintf("header says -%d,%d +%d,%d but the body holds -%d,%d +%d,%d; counts recomputed from the body",
+			oldStart, oldCount, newStart, newCount, oldStart, b.old, newStart, b.new)}, warnings...)
 	}
+	h.Warnings = warnings
 	f.Additions += b.adds
 	f.Deletions += b.dels
 	f.Hunks = append(f.Hunks, h)
-	end := start
-	if len(h.Lines) > 0 {
-		end = b.lastEnd
-	}
-	return body{start: start, end: end}, nil
+	return body{start: start, end: b.lastEnd}, nil
 }
 
-// extend takes in the body-like lines after a hunk whose counts are used up,
-// when they run up to another hunk, another file or the end of input.
-func (p *parser) extend(b *bodyBuilder) {
+// endShortBody decides what a body cut short of its header's counts is.
+// Cut by the end of input, another hunk or file header, or blank lines before
+// one, it is a miscounted hunk, kept with its trailing blank lines dropped.
+// Cut by a mail signature ("-- " then the version) it is the same, the
+// signature excluded. Cut by anything else, the patch is corrupt.
+func (p *parser) endShortBody(b *bodyBuilder, headerLine int) error {
+	if p.boundaryAt(p.pos) {
+		b.trimTrailingBlank()
+		return nil
+	}
+	if n := p.rows.len(); n > 0 {
+		if last := *p.lines.at(n - 1); last == "-- " || last == "-- \r" {
+			b.dropLast()
+			p.pos -= len(last) + 1
+			p.line--
+			return nil
+		}
+	}
+	line, _ := p.lineAt(p.pos)
+	return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected a hunk body line (starting with \" \", \"+\", \"-\" or \"\\\\\"), got %q: the hunk at line %d holds fewer lines than its header counts", clip(line), headerLine)}
+}
+
+// boundaryAt reports whether the line at pos, after any blank lines, ends a
+// hunk legitimately: the end of input, a hunk header, or a file header of
+// any dialect.
+func (p *parser) boundaryAt(pos int) bool {
+	for {
+		line, next := p.lineAt(pos)
+		switch {
+		case next < 0:
+			return true
+		case line == "" || line == "\r":
+			pos = next
+			continue
+		}
+		return strings.HasPrefix(line, "@@ -") || strings.HasPrefix(line, "diff ") || strings.HasPrefix(line, "Index: ") ||
+			strings.HasPrefix(line, "====") || strings.HasPrefix(line, "Only in ") || strings.HasPrefix(line, "Binary files ") ||
+			(strings.HasPrefix(line, "--- ") && p.unifiedHeaderAt(next)) || (strings.HasPrefix(line, "*** ") && p.contextHeaderAt(next))
+	}
+}
+
+// extend looks at the body-like lines following a hunk whose counts are
+// used up. When they run up to another hunk header, where git would refuse
+// the patch, they are taken into the hunk. Otherwise they are left out, as
+// git apply and GNU patch leave them out, and the returned warning says so;
+// a mail signature ("-- ") or plain text after the hunk ends it silently.
+func (p *parser) extend(b *bodyBuilder) string {
 	pos, n := p.pos, 0
 	keep, keepN := -1, 0
 	for {
 		line, next := p.lineAt(pos)
 		if next < 0 || strings.HasPrefix(line, "@@ -") || strings.HasPrefix(line, "diff ") ||
 			strings.HasPrefix(line, "Index: ") || (strings.HasPrefix(line, "--- ") && p.fileHeaderAt(next)) {
+			if keep < 0 {
+				return ""
+			}
+			if !strings.HasPrefix(line, "@@ -") {
+				return fmt.Sprintf("%d line(s) after the hunk look like body lines but lie outside its header's counts; left out, as git apply leaves them out", keepN)
+			}
 			break
 		}
 		if line != "" && line != "\r" {
@@ -165,17 +216,14 @@ func (p *parser) extend(b *bodyBuilder) {
 			case '+', ' ', '\\':
 			case '-':
 				if line == "-- " || line == "-- \r" {
-					return
+					return ""
 				}
 			default:
-				return
+				return ""
 			}
 			keep, keepN = next, n+1
 		}
 		pos, n = next, n+1
-	}
-	if keep < 0 {
-		return
 	}
 	for pos := p.pos; pos < keep; {
 		line, next := p.lineAt(pos)
@@ -194,6 +242,7 @@ func (p *parser) extend(b *bodyBuilder) {
 		pos = next
 	}
 	p.pos, p.line = keep, p.line+keepN
+	return ""
 }
 
 // fileHeaderAt reports whether a "--- " line ending just before pos is a
@@ -247,6 +296,18 @@ func (b *bodyBuilder) push(kind Kind, line string, next int) {
 	p.rows.push(r)
 	p.lines.push(line)
 	b.lastEnd = next
+}
+
+// dropLast removes the last pushed row, a removed line.
+func (b *bodyBuilder) dropLast() {
+	p := b.p
+	n := p.rows.len() - 1
+	b.lastEnd -= len(*p.lines.at(n)) + 1
+	b.old--
+	b.dels--
+	b.oldNo--
+	p.rows.truncate(n)
+	p.lines.truncate(n)
 }
 
 // trimTrailingBlank drops blank context lines ending a body cut short of its

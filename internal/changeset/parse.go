@@ -104,7 +104,8 @@ type parser struct {
 	lines run[string]
 	nums  pool[int]
 
-	other *DialectError // the first normal diff or ed script seen
+	other *DialectError // the first combined diff, normal diff or ed script seen
+	noops int           // git sections that change nothing, left out
 }
 
 // body locates a hunk's lines for hashing: s[start:end] when they are
@@ -141,7 +142,10 @@ func (p *parser) run() error {
 		case strings.HasPrefix(line, "diff --git "):
 			err = p.gitFile(line, next)
 		case strings.HasPrefix(line, "diff --cc ") || strings.HasPrefix(line, "diff --combined ") || strings.HasPrefix(line, "@@@ -"):
-			return &DialectError{Dialect: DialectCombined, Line: p.line}
+			// Skipped line by line as git apply skips it; refused only when
+			// the patch holds nothing else.
+			p.noteDialect(DialectCombined)
+			p.advance(next)
 		case strings.HasPrefix(line, "--- ") && p.unifiedHeaderAt(next):
 			err = p.traditionalFile()
 		case strings.HasPrefix(line, "*** ") && p.contextHeaderAt(next):
@@ -156,13 +160,14 @@ func (p *parser) run() error {
 			return err
 		}
 	}
-	if len(p.files) > 0 {
+	switch {
+	case len(p.files) > 0:
 		return nil
-	}
-	if p.other != nil {
+	case p.other != nil:
 		return p.other
-	}
-	if strings.TrimSpace(p.s) == "" {
+	case p.noops > 0:
+		return &ParseError{Msg: `no change found: every "diff --git" section of the patch is empty`, Err: ErrNoDiff}
+	case strings.TrimSpace(p.s) == "":
 		return nil
 	}
 	return &ParseError{Msg: "no diff found: expected unified (---/+++/@@) or context (***/---) diff headers", Err: ErrNoDiff}
@@ -190,9 +195,9 @@ func (p *parser) contextHeaderAt(pos int) bool {
 	return strings.HasPrefix(l3, "***************")
 }
 
-// noteOtherDialect remembers the first line that starts a normal diff
-// ("5c5" followed by "< ") or an ed script ("5c" followed by text and "."),
-// reported only when the patch holds nothing this package reads.
+// noteOtherDialect notes a line that starts a normal diff ("5c5" followed by
+// "< ") or an ed script ("5c" followed by text), reported only when the patch
+// holds nothing this package reads.
 func (p *parser) noteOtherDialect(line string, next int) {
 	if p.other != nil || line == "" || line[0] < '0' || line[0] > '9' {
 		return
@@ -206,9 +211,17 @@ func (p *parser) noteOtherDialect(line string, next int) {
 	l2, _ := p.lineAt(next)
 	switch {
 	case rest == "" && (line[i] == 'd' || l2 != ""):
-		p.other = &DialectError{Dialect: DialectEd, Line: p.line}
+		p.noteDialect(DialectEd)
 	case skipRange(rest) == len(rest) && (strings.HasPrefix(l2, "< ") || strings.HasPrefix(l2, "> ")):
-		p.other = &DialectError{Dialect: DialectNormal, Line: p.line}
+		p.noteDialect(DialectNormal)
+	}
+}
+
+// noteDialect remembers the first unsupported dialect seen, at the current
+// line.
+func (p *parser) noteDialect(d string) {
+	if p.other == nil {
+		p.other = &DialectError{Dialect: d, Line: p.line}
 	}
 }
 

@@ -88,61 +88,103 @@ func stripComponents(name string, n int) string {
 	return name
 }
 
-// headerName reads the name of a ---/+++/*** header line's value: a quoted
-// name, or everything up to the first TAB (GNU diff's timestamp separator),
-// or the whole value less a trailing timestamp and whitespace.
+// headerName reads the name in the value of a ---/+++/*** header line the
+// way git does: a C-quoted name; else the value less a trailing timestamp
+// ("2010-07-05 19:41:17[.frac] [+-]hh[:]mm", after a TAB or spaces); else
+// everything up to the first TAB, which GNU diff puts before the date.
 func headerName(v string) string {
-	if name, _, ok := unquote(v); ok {
-		return name
+	v = strings.TrimSuffix(v, "\r")
+	if name, rest, ok := unquote(v); ok {
+		if rest == "" || rest[0] == '\t' || rest[0] == ' ' {
+			return name
+		}
+		// A quoted prefix glued to an unquoted rest ("a/"sub/file).
+		if i := strings.IndexByte(rest, '\t'); i >= 0 {
+			rest = rest[:i]
+		}
+		return name + rest
+	}
+	if n := timestampLen(v); n > 0 {
+		return v[:len(v)-n]
 	}
 	if i := strings.IndexByte(v, '\t'); i >= 0 {
 		return v[:i]
 	}
-	v = strings.TrimRight(v, " \r")
-	if n := trailingTimestamp(v); n > 0 {
-		return strings.TrimRight(v[:len(v)-n], " ")
-	}
 	return v
 }
 
-// hasEpochTimestamp reports whether a ---/+++ value carries the Unix epoch
-// as its timestamp, which is how diff -N marks a file that does not exist on
-// that side.
-func hasEpochTimestamp(v string) bool {
-	i := strings.IndexByte(v, '\t')
-	if i < 0 {
-		i = len(v) - trailingTimestamp(strings.TrimRight(v, " \r"))
-		if i >= len(v) {
-			return false
-		}
+// timestampLen is git's diff_timestamp_len: the length of a timestamp ending
+// v with the whitespace before it, or 0 when v does not end in one.
+func timestampLen(v string) int {
+	end := len(v)
+	if end == 0 || v[end-1] < '0' || v[end-1] > '9' {
+		return 0
 	}
-	ts := strings.TrimSpace(v[i:])
-	return strings.HasPrefix(ts, "1970-01-01 00:00:00") || strings.HasPrefix(ts, "1969-12-31 ") ||
-		strings.HasPrefix(ts, "Thu Jan  1 00:00:00 1970") || strings.HasPrefix(ts, "Wed Dec 31 ")
+	// Zone: " +hhmm" or " +hh:mm".
+	if end >= 6 && v[end-6] == ' ' && (v[end-5] == '+' || v[end-5] == '-') && isDigits(v[end-4:end]) {
+		end -= 6
+	} else if end >= 7 && v[end-7] == ' ' && (v[end-6] == '+' || v[end-6] == '-') && isDigits(v[end-5:end-3]) && v[end-3] == ':' && isDigits(v[end-2:end]) {
+		end -= 7
+	}
+	// Time: " hh:mm:ss" with optional fraction.
+	t := end
+	for t > 0 && v[t-1] >= '0' && v[t-1] <= '9' {
+		t--
+	}
+	if t > 0 && v[t-1] == '.' && t < end {
+		end = t - 1
+	}
+	if end < 9 || v[end-9] != ' ' || !isClock(v[end-8:end]) {
+		return 0
+	}
+	end -= 9
+	// Date: "yyyy-mm-dd".
+	if end < 10 || !isISODate(v[end-10:end]) {
+		return 0
+	}
+	end -= 10
+	switch {
+	case end == 0:
+		return 0
+	case v[end-1] == '\t':
+		return len(v) - end + 1
+	case v[end-1] != ' ':
+		return 0
+	}
+	for end > 0 && v[end-1] == ' ' {
+		end--
+	}
+	return len(v) - end
 }
 
-// trailingTimestamp returns the length of a timestamp ending v that is
-// separated from the name by a space: "2009-10-11 12:13:14[.frac] [+-]hhmm"
-// (diff -u) or "Sun Oct 11 12:13:14 2009" (diff -c). Zero when there is none.
-func trailingTimestamp(v string) int {
-	fields := strings.Fields(v)
-	if len(fields) >= 3 {
-		n := len(fields)
-		date, clock, zone := fields[n-3], fields[n-2], fields[n-1]
-		if isISODate(date) && isClock(clock) && isZone(zone) {
-			return len(v) - strings.LastIndex(v, date)
-		}
-		if isISODate(fields[n-2]) && isClock(fields[n-1]) {
-			return len(v) - strings.LastIndex(v, fields[n-2])
-		}
+// hasEpochTimestamp reports whether a ---/+++ value carries the Unix epoch
+// as its timestamp (in any zone), which is how diff -N marks a file that
+// does not exist on that side.
+func hasEpochTimestamp(v string) bool {
+	v = strings.TrimSuffix(v, "\r")
+	ts := ""
+	if n := timestampLen(v); n > 0 {
+		ts = strings.TrimLeft(v[len(v)-n:], " \t")
+	} else if i := strings.IndexByte(v, '\t'); i >= 0 {
+		ts = v[i+1:]
 	}
-	if len(fields) >= 6 {
-		n := len(fields)
-		if isClock(fields[n-2]) && isDigits(fields[n-1]) && isDigits(fields[n-3]) && len(fields[n-5]) == 3 && len(fields[n-4]) == 3 {
-			return len(v) - strings.LastIndex(v, fields[n-5])
-		}
+	if strings.HasPrefix(ts, "1970-01-01 ") || strings.HasPrefix(ts, "1969-12-31 ") {
+		// Whole minutes and zero seconds: a real file's time rarely is.
+		return len(ts) >= 19 && ts[16:19] == ":00" && strings.Trim(fractionOf(ts[19:]), "0") == ""
 	}
-	return 0
+	return strings.HasPrefix(ts, "Thu Jan  1 00:00:00 1970") || strings.HasPrefix(ts, "Wed Dec 31 ")
+}
+
+// fractionOf returns the digits of a leading ".ddd" of s.
+func fractionOf(s string) string {
+	if !strings.HasPrefix(s, ".") {
+		return ""
+	}
+	i := 1
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[1:i]
 }
 
 func isDigits(s string) bool {
