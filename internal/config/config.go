@@ -98,7 +98,8 @@ func Process() Sources {
 
 // Defaults returns the built-in settings with no paths and an empty Env:
 // what Load produces for an empty config file before paths and environment
-// are applied. Tests of other packages use it as a starting point.
+// are applied. Tests of other packages use it as a starting point. Wrap is
+// on because a cut-off line hides code from the person reviewing it.
 func Defaults() *Config {
 	return &Config{
 		Theme:    ThemeAuto,

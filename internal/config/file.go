@@ -265,4 +265,3 @@ func goTypeWord(t string) string {
 	}
 	return "a string"
 }
-

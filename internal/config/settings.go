@@ -96,21 +96,21 @@ func defaultAPI(host string, kind ForgeKind) string {
 type ColorSlot uint8
 
 const (
-	ColorAdded        ColorSlot = iota + 1 // added lines
-	ColorRemoved                           // removed lines
-	ColorAddedWord                         // emphasised words within added lines
-	ColorRemovedWord                       // emphasised words within removed lines
-	ColorContext                           // unchanged lines
-	ColorLineNumber                        // the line-number gutters
-	ColorHunkHeader                        // hunk headings
-	ColorCursor                            // the cursor line
-	ColorSelection                         // a v/V selected range
-	ColorComment                           // draft and thread previews
-	ColorOrphaned                          // the [orphaned] tag
-	ColorEscaped                           // visibly escaped control or bidi characters
-	ColorSearchMatch                       // search hits
-	ColorStatusBar                         // the status bar
-	ColorSidebar                           // the file sidebar
+	ColorAdded       ColorSlot = iota + 1 // added lines
+	ColorRemoved                          // removed lines
+	ColorAddedWord                        // emphasised words within added lines
+	ColorRemovedWord                      // emphasised words within removed lines
+	ColorContext                          // unchanged lines
+	ColorLineNumber                       // the line-number gutters
+	ColorHunkHeader                       // hunk headings
+	ColorCursor                           // the cursor line
+	ColorSelection                        // a v/V selected range
+	ColorComment                          // draft and thread previews
+	ColorOrphaned                         // the [orphaned] tag
+	ColorEscaped                          // visibly escaped control or bidi characters
+	ColorSearchMatch                      // search hits
+	ColorStatusBar                        // the status bar
+	ColorSidebar                          // the file sidebar
 )
 
 var colorSlotNames = []string{

@@ -95,7 +95,8 @@ type Result struct {
 // in use; an Editor may then be used from several goroutines.
 type Editor struct {
 	Command Command
-	// IO is the terminal the editor runs attached to (Edit only).
+	// IO is the terminal the editor runs attached to (Edit only); nil
+	// attaches none (the null device).
 	IO *iostreams.IOStreams
 	// TempDir is where each edit makes its private (0700) directory; ""
 	// means the system's temporary directory.
