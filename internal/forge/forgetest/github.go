@@ -1,0 +1,469 @@
+package forgetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leanreview/leanreview/internal/changeset"
+	"github.com/leanreview/leanreview/internal/forge"
+)
+
+// GitHub is a stateful fake of GitHub's REST API for pull request reviews.
+// Every request it receives and every answer it gives is checked against
+// GitHub's official OpenAPI description (testdata/pulls-review-subset.json);
+// a violation answers 400 (request) or 500 (answer) and fails the test at
+// cleanup. On top of the schema it enforces the rules the schema does not
+// express, answering with GitHub's real error bodies where they are known
+// (see testdata/README.md). Safe for concurrent use.
+type GitHub struct {
+	t      testing.TB
+	spec   *specRouter
+	srv    *httptest.Server
+	opts   GitHubOptions
+	faults faultPlan
+
+	// umu guards users, so JSON builders can run under mu.
+	umu   sync.Mutex
+	users map[string]int64 // login -> id
+
+	mu         sync.Mutex
+	tokens     map[string]string // token -> login
+	pulls      map[string]*ghPull
+	nextID     int64
+	remaining  int
+	violations []string
+	log        []string
+}
+
+// GitHubOptions tunes the fake; the zero value is GitHub's behaviour.
+type GitHubOptions struct {
+	// Now is the fake's clock (timestamps, rate-limit resets); nil means
+	// time.Now.
+	Now func() time.Time
+	// MaxDiffFiles and MaxDiffLines are where the .diff media type answers
+	// 406 too_large; 0 means GitHub's 300 files and 20,000 lines.
+	MaxDiffFiles int
+	MaxDiffLines int
+	// MaxFilePatch is the size in bytes past which the files endpoint
+	// leaves a file's patch out; 0 means never.
+	MaxFilePatch int
+}
+
+type ghPull struct {
+	repo          string
+	number        int
+	title, author string
+	closed        bool
+	merged, draft bool
+	base, head    string
+	heads         []string
+	patch         string
+	files         []patchFile
+	comments      []*ghComment
+	reviews       []*ghReview
+	issueComments []*ghIssueComment
+	created       time.Time
+}
+
+type ghComment struct {
+	id, reviewID, inReplyTo int64
+	user, path, body        string
+	side, startSide         string
+	line, startLine         int
+	position                int
+	commitID                string
+	originalCommitID        string
+	diffHunk                string
+	outdated                bool
+	created                 time.Time
+}
+
+type ghReview struct {
+	id                            int64
+	user, state, body, commitID   string
+	submitted                     time.Time
+}
+
+type ghIssueComment struct {
+	id         int64
+	user, body string
+	created    time.Time
+}
+
+// Users of every fake GitHub: the reviewer whose token Token returns, and
+// the author of seeded pull requests and threads.
+const (
+	GitHubReviewer = "reviewer"
+	GitHubAuthor   = "author"
+	ghReviewerTok  = "ghp_fakeReviewerToken0000000000000000"
+	ghAuthorTok    = "ghp_fakeAuthorToken00000000000000000000"
+)
+
+// NewGitHub starts a fake GitHub that lives until the test ends, and fails
+// the test at cleanup if any request or answer violated the spec.
+func NewGitHub(t testing.TB, opts GitHubOptions) *GitHub {
+	t.Helper()
+	spec, err := loadGitHubSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxDiffFiles == 0 {
+		opts.MaxDiffFiles = 300
+	}
+	if opts.MaxDiffLines == 0 {
+		opts.MaxDiffLines = 20000
+	}
+	g := &GitHub{t: t, spec: spec, opts: opts, nextID: 1000, remaining: 5000,
+		users:  map[string]int64{GitHubReviewer: 101, GitHubAuthor: 102},
+		tokens: map[string]string{ghReviewerTok: GitHubReviewer, ghAuthorTok: GitHubAuthor},
+		pulls:  map[string]*ghPull{}}
+	g.srv = httptest.NewServer(g)
+	t.Cleanup(g.srv.Close)
+	t.Cleanup(g.checkViolations)
+	return g
+}
+
+// Kind is forge.KindGitHub.
+func (g *GitHub) Kind() forge.Kind { return forge.KindGitHub }
+
+// URL is the API base URL to give a client, with its trailing slash.
+func (g *GitHub) URL() string { return g.srv.URL + "/" }
+
+// Token is the reviewer's token.
+func (g *GitHub) Token() string { return ghReviewerTok }
+
+// Client is an HTTP client for the fake.
+func (g *GitHub) Client() *http.Client { return g.srv.Client() }
+
+// Inject plans faults; see Fault.
+func (g *GitHub) Inject(fs ...Fault) { g.faults.add(fs...) }
+
+// Fired lists the faults that have happened, in order.
+func (g *GitHub) Fired() []Fault { return g.faults.firedFaults() }
+
+// Requests lists "METHOD /path?query" of every request received, in order.
+func (g *GitHub) Requests() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.log...)
+}
+
+// Violations lists the spec violations seen so far.
+func (g *GitHub) Violations() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.violations...)
+}
+
+// TakeViolations returns the violations seen so far and forgets them, for
+// a test that provokes one on purpose.
+func (g *GitHub) TakeViolations() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	v := g.violations
+	g.violations = nil
+	return v
+}
+
+func (g *GitHub) checkViolations() {
+	g.t.Helper()
+	for _, v := range g.Violations() {
+		g.t.Errorf("fake GitHub: %s", v)
+	}
+}
+
+func (g *GitHub) violation(format string, args ...any) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.violations = append(g.violations, fmt.Sprintf(format, args...))
+}
+
+// ServeHTTP checks the request, plays any planned fault, serves the
+// operation and checks the answer before sending it.
+func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g.mu.Lock()
+	g.log = append(g.log, r.Method+" "+r.URL.RequestURI())
+	g.mu.Unlock()
+	checked, err := g.spec.validateRequest(r)
+	if err != nil {
+		g.violation("%s", shortErr(err))
+		writeJSON(w, http.StatusBadRequest, nil, ghErr(400, "fake GitHub: request violates the OpenAPI description", ""))
+		return
+	}
+	serve := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { g.serveChecked(w, r, checked) })
+	f, ok := g.faults.next(r)
+	switch {
+	case !ok:
+		serve(w, r)
+	case f.Kind == FaultDropBeforeCommit:
+		_ = dropConnection(w)
+	case f.Kind.commits():
+		err = commitThenFail(w, r, serve, f, func(w http.ResponseWriter) { g.faultAnswer(w, checked, f) })
+	default:
+		g.faultAnswer(w, checked, f)
+	}
+	if err != nil {
+		g.violation("fault %s: %v", f, err)
+	}
+}
+
+// faultAnswer writes the error a fault stands for, checked like any answer.
+func (g *GitHub) faultAnswer(w http.ResponseWriter, checked *checkedRequest, f Fault) {
+	h := g.rateHeaders()
+	var status int
+	var body obj
+	secs := strconv.Itoa(int(f.RetryAfter.Round(time.Second) / time.Second))
+	switch f.Kind {
+	case FaultRateLimit, FaultSecondaryLimit403:
+		status = http.StatusTooManyRequests
+		if f.Kind == FaultSecondaryLimit403 {
+			status = http.StatusForbidden
+		}
+		h.Set("Retry-After", secs)
+		body = ghErr(status, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+			"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits")
+	case FaultPrimaryLimit:
+		status = http.StatusForbidden
+		h.Set("X-Ratelimit-Remaining", "0")
+		h.Set("X-Ratelimit-Reset", strconv.FormatInt(g.opts.Now().Add(f.RetryAfter).Unix(), 10))
+		body = ghErr(status, "API rate limit exceeded for user ID 101.",
+			"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")
+	default:
+		status = http.StatusInternalServerError
+		body = ghErr(status, "Server Error", "")
+	}
+	g.answer(w, checked, status, h, body, false)
+}
+
+func (g *GitHub) rateHeaders() http.Header {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.remaining > 0 {
+		g.remaining--
+	}
+	h := http.Header{}
+	h.Set("X-Ratelimit-Limit", "5000")
+	h.Set("X-Ratelimit-Remaining", strconv.Itoa(g.remaining))
+	h.Set("X-Ratelimit-Used", strconv.Itoa(5000-g.remaining))
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(g.opts.Now().Add(time.Hour).Unix(), 10))
+	h.Set("X-Ratelimit-Resource", "core")
+	return h
+}
+
+// answer validates and writes one answer; an answer that violates the
+// spec is recorded and replaced by a 500.
+func (g *GitHub) answer(w http.ResponseWriter, checked *checkedRequest, status int, h http.Header, body any, raw bool) {
+	var data []byte
+	if raw {
+		data = body.([]byte)
+	} else {
+		var err error
+		if data, err = json.Marshal(body); err != nil {
+			panic(fmt.Sprintf("fake GitHub: encode answer: %v", err))
+		}
+		h.Set("Content-Type", "application/json; charset=utf-8")
+	}
+	if err := g.spec.validateResponse(checked, status, h, data, raw); err != nil {
+		g.violation("%s", shortErr(err))
+		writeJSON(w, http.StatusInternalServerError, nil, ghErr(500, "fake GitHub: answer violates the OpenAPI description", ""))
+		return
+	}
+	for k, v := range h {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+func writeJSON(w http.ResponseWriter, status int, h http.Header, body any) {
+	for k, v := range h {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// ghCall is one checked request on its way through an operation.
+type ghCall struct {
+	r      *http.Request
+	user   string
+	params map[string]string
+	body   []byte
+}
+
+// ghAnswer is what an operation answers.
+type ghAnswer struct {
+	status int
+	body   any
+	header http.Header
+	raw    bool
+}
+
+func (g *GitHub) serveChecked(w http.ResponseWriter, r *http.Request, checked *checkedRequest) {
+	h := g.rateHeaders()
+	user, ok := g.authenticate(r)
+	if !ok {
+		g.answer(w, checked, http.StatusUnauthorized, h, ghErr(401, "Bad credentials", "https://docs.github.com/rest"), false)
+		return
+	}
+	c := &ghCall{r: r, user: user, params: checked.input.PathParams, body: checked.body}
+	a := g.operate(checked.input.Route.Operation.OperationID, c)
+	for k, v := range a.header {
+		h[k] = v
+	}
+	g.answer(w, checked, a.status, h, a.body, a.raw)
+}
+
+func (g *GitHub) authenticate(r *http.Request) (string, bool) {
+	auth := r.Header.Get("Authorization")
+	tok := strings.TrimPrefix(strings.TrimPrefix(auth, "Bearer "), "token ")
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	login, ok := g.tokens[tok]
+	return login, ok && auth != ""
+}
+
+func (g *GitHub) userJSON(login string) obj {
+	g.umu.Lock()
+	defer g.umu.Unlock()
+	id, ok := g.users[login]
+	if !ok {
+		id = int64(200 + len(g.users))
+		g.users[login] = id
+	}
+	return ghUserJSON(login, id)
+}
+
+// newID hands out ids; the caller holds g.mu.
+func (g *GitHub) newID() int64 {
+	g.nextID++
+	return g.nextID
+}
+
+// paginate cuts items to the page asked for and sets GitHub's Link header.
+func paginate[T any](r *http.Request, items []T, h http.Header) []T {
+	q := r.URL.Query()
+	per, _ := strconv.Atoi(q.Get("per_page"))
+	if per <= 0 {
+		per = 30
+	}
+	per = min(per, 100)
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	last := max((len(items)+per-1)/per, 1)
+	link := func(p int, rel string) string {
+		q.Set("page", strconv.Itoa(p))
+		q.Set("per_page", strconv.Itoa(per))
+		return fmt.Sprintf(`<http://%s%s?%s>; rel="%s"`, r.Host, r.URL.Path, q.Encode(), rel)
+	}
+	var links []string
+	if page < last {
+		links = append(links, link(page+1, "next"), link(last, "last"))
+	}
+	if page > 1 {
+		links = append(links, link(1, "first"), link(page-1, "prev"))
+	}
+	if len(links) > 0 {
+		h.Set("Link", strings.Join(links, ", "))
+	}
+	lo := min((page-1)*per, len(items))
+	hi := min(lo+per, len(items))
+	return items[lo:hi]
+}
+
+// PullSeed describes a pull request to put on the fake.
+type PullSeed struct {
+	Repo   string // "owner/repo"
+	Number int
+	Title  string
+	// Author defaults to GitHubAuthor.
+	Author     string
+	Base, Head string
+	Patch      []byte
+	Draft      bool
+}
+
+// AddPull puts a pull request on the fake and returns its reference.
+func (g *GitHub) AddPull(s PullSeed) forge.Ref {
+	g.t.Helper()
+	files, err := parsePatch(string(s.Patch))
+	if err != nil {
+		g.t.Fatalf("fake GitHub: seed patch: %v", err)
+	}
+	if s.Author == "" {
+		s.Author = GitHubAuthor
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pulls[pullKey(s.Repo, s.Number)] = &ghPull{repo: s.Repo, number: s.Number, title: s.Title, author: s.Author,
+		draft: s.Draft, base: s.Base, head: s.Head, heads: []string{s.Head}, patch: string(s.Patch), files: files,
+		created: g.opts.Now()}
+	return forge.Ref{Host: "github.com", Kind: forge.KindGitHub, Repo: s.Repo, Number: s.Number}
+}
+
+// Push moves a pull request to a new head with a new diff, as a force-push
+// does. Comments whose line no longer shows the same text become outdated.
+func (g *GitHub) Push(ref forge.Ref, head string, patch []byte) {
+	g.t.Helper()
+	files, err := parsePatch(string(patch))
+	if err != nil {
+		g.t.Fatalf("fake GitHub: push patch: %v", err)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	p := g.pulls[pullKey(ref.Repo, ref.Number)]
+	oldFiles := p.files
+	p.head, p.patch, p.files = head, string(patch), files
+	p.heads = append(p.heads, head)
+	for _, c := range p.comments {
+		if !c.outdated && !sameLineText(oldFiles, files, c) {
+			c.outdated = true
+		}
+	}
+}
+
+func sameLineText(before, after []patchFile, c *ghComment) bool {
+	side := changeset.SideNew
+	if c.side == "LEFT" {
+		side = changeset.SideOld
+	}
+	was, now := fileNamed(before, c.path), fileNamed(after, c.path)
+	if was == nil || now == nil {
+		return false
+	}
+	_, _, a, ok1 := was.rowAt(side, c.line)
+	_, _, b, ok2 := now.rowAt(side, c.line)
+	return ok1 && ok2 && a == b
+}
+
+func fileNamed(files []patchFile, path string) *patchFile {
+	for i := range files {
+		if files[i].Path == path {
+			return &files[i]
+		}
+	}
+	return nil
+}
+
+func pullKey(repo string, n int) string { return repo + "#" + strconv.Itoa(n) }
+
+// compactJSON is for tests that compare bodies.
+func compactJSON(b []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	return buf.String()
+}
