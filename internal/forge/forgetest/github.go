@@ -87,9 +87,9 @@ type ghComment struct {
 }
 
 type ghReview struct {
-	id                            int64
-	user, state, body, commitID   string
-	submitted                     time.Time
+	id                          int64
+	user, state, body, commitID string
+	submitted                   time.Time
 }
 
 type ghIssueComment struct {

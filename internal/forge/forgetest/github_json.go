@@ -117,8 +117,8 @@ func (g *GitHub) pullJSON(p *ghPull) obj {
 			"self": ghLink(api + "/pulls/" + num), "html": ghLink(ghWeb + "/" + full + "/pull/" + num),
 			"issue": ghLink(api + "/issues/" + num), "comments": ghLink(api + "/issues/" + num + "/comments"),
 			"review_comments": ghLink(api + "/pulls/" + num + "/comments"),
-			"review_comment": ghLink(api + "/pulls/comments{/number}"),
-			"commits": ghLink(api + "/pulls/" + num + "/commits"), "statuses": ghLink(api + "/statuses/" + p.head),
+			"review_comment":  ghLink(api + "/pulls/comments{/number}"),
+			"commits":         ghLink(api + "/pulls/" + num + "/commits"), "statuses": ghLink(api + "/statuses/" + p.head),
 		},
 	}
 }
@@ -159,7 +159,7 @@ func (g *GitHub) reviewJSON(p *ghPull, r *ghReview) obj {
 		"id": r.id, "node_id": fmt.Sprintf("PRR_%d", r.id), "user": g.userJSON(r.user), "body": r.body,
 		"state": r.state, "commit_id": r.commitID, "html_url": html, "author_association": "CONTRIBUTOR",
 		"pull_request_url": fmt.Sprintf("%s/repos/%s/pulls/%d", ghAPI, p.repo, p.number),
-		"_links": obj{"html": ghLink(html), "pull_request": ghLink(fmt.Sprintf("%s/repos/%s/pulls/%d", ghAPI, p.repo, p.number))},
+		"_links":           obj{"html": ghLink(html), "pull_request": ghLink(fmt.Sprintf("%s/repos/%s/pulls/%d", ghAPI, p.repo, p.number))},
 	}
 	if r.state != "PENDING" {
 		o["submitted_at"] = ghTime(r.submitted)
