@@ -122,7 +122,7 @@ func TestExtractBody_StripsOnlyTheHeader(t *testing.T) {
 func FuzzBuffer_RoundTripsBody(f *testing.F) {
 	f.Add("a.go", "x := \"-->\"", "alice", "--!>", "Hello -->")
 	f.Add("", "", "", "", "")
-	f.Add("p\r\n", "\x00\xff", "<!--", "-- >", "<!-- leanreview: x -->")
+	f.Add("p\r\n", "\x00\xff", "<!--", "-- >", "Text <!-- leanreview: x -->")
 	f.Fuzz(func(t *testing.T, path, code, author, note, body string) {
 		ctx := Context{Path: path, Side: changeset.SideNew, StartLine: 1, Code: strings.Split(code, "\n"),
 			Thread: []Note{{Author: author, Body: note}}}
