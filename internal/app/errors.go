@@ -13,3 +13,7 @@ var ErrNotFound = errors.New("not found")
 // ErrNotInChange is returned for a comment on a line the changeset does not
 // show: there is no code under it to anchor to.
 var ErrNotInChange = errors.New("line is not part of the change")
+
+// ErrInvalid is returned for a request that cannot be carried out as asked:
+// an empty comment, a suggestion answered twice.
+var ErrInvalid = errors.New("invalid request")

@@ -106,3 +106,7 @@ func (e *SchemaError) Error() string {
 
 // Is makes errors.Is(err, ErrNewerSchema) hold.
 func (e *SchemaError) Is(target error) bool { return target == ErrNewerSchema }
+
+// Corrupt reports true: it lets a caller that may not import this package
+// (internal/app, through its Documents port) recognise a set-aside file.
+func (e *CorruptError) Corrupt() bool { return true }
