@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"syscall"
 	"time"
 
 	"github.com/leanreview/leanreview/internal/session"
@@ -81,7 +82,8 @@ func LoadDraftBook(ctx context.Context, docs Documents, source SourceInfo, now f
 	switch {
 	case err == nil:
 		b.drafts = doc.Drafts
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		// No file can exist there; a write will say what is wrong.
 	case isCorrupt(err):
 		return b, []Notice{Notice(fmt.Sprintf("your drafts file could not be read: %v", err))}, nil
 	default:

@@ -14,14 +14,46 @@ import "strings"
 // rest on distinctive text. Otherwise the anchor is orphaned: a remark on the
 // wrong line is worse than a remark that asks to be placed again.
 func LocateAnchor(a Anchor, files []File, remembered int) (Location, Rung) {
+	return NewLocator(files).Locate(a, remembered)
+}
+
+// Locator locates many anchors in one set of files, computing each file's
+// visible lines once. It is not safe for concurrent use.
+type Locator struct {
+	files []File
+	vis   map[visKey][]sideLine
+}
+
+type visKey struct {
+	file *File
+	side Side
+}
+
+// NewLocator returns a Locator over files, which it does not modify.
+func NewLocator(files []File) *Locator {
+	return &Locator{files: files, vis: map[visKey][]sideLine{}}
+}
+
+func (l *Locator) visible(f *File, side Side) []sideLine {
+	k := visKey{f, side}
+	v, ok := l.vis[k]
+	if !ok {
+		v = visibleLines(f, side)
+		l.vis[k] = v
+	}
+	return v
+}
+
+// Locate is LocateAnchor over the Locator's files.
+func (l *Locator) Locate(a Anchor, remembered int) (Location, Rung) {
 	if a.IsZero() || len(a.Lines) == 0 {
 		return Location{}, RungOrphaned
 	}
-	f := targetFile(a, files)
+	f := targetFile(a, l.files)
 	if f == nil {
-		return locateRenamed(a, files)
+		return l.locateRenamed(a)
 	}
-	vis := visibleLines(f, a.Side)
+	vis := l.visible(f, a.Side)
 	cands := findRuns(vis, a.Lines)
 	if len(cands) == 0 {
 		return Location{}, RungOrphaned
@@ -85,16 +117,16 @@ const renamedEvidence = 3
 // any of its names, which is what a file renamed between two pushes of a
 // branch that adds it looks like. The anchored lines and strong context must
 // agree in exactly one place of one file; anything less is an orphan.
-func locateRenamed(a Anchor, files []File) (Location, Rung) {
+func (l *Locator) locateRenamed(a Anchor) (Location, Rung) {
 	var found *File
 	at, best, tied := 0, 0, false
 	var foundVis []sideLine
-	for fi := range files {
-		f := &files[fi]
+	for fi := range l.files {
+		f := &l.files[fi]
 		if a.Side == SideNew && f.Status == StatusDeleted {
 			continue
 		}
-		vis := visibleLines(f, a.Side)
+		vis := l.visible(f, a.Side)
 		for _, c := range findRuns(vis, a.Lines) {
 			s := contextScore(a, vis, c)
 			switch {

@@ -87,6 +87,7 @@ func (p Placed) Orphaned() bool { return p.Rung == changeset.RungOrphaned }
 // of their own and are always exact.
 func Place(drafts []Draft, cs *changeset.Changeset) []Placed {
 	out := make([]Placed, len(drafts))
+	var loc *changeset.Locator
 	for i, d := range drafts {
 		out[i] = Placed{Draft: d}
 		switch {
@@ -96,7 +97,10 @@ func Place(drafts []Draft, cs *changeset.Changeset) []Placed {
 			out[i].Rung = changeset.RungExact
 			out[i].Location = changeset.Location{Path: d.Anchor.Path, Side: d.Anchor.Side, Start: d.Anchor.Start, End: d.Anchor.End}
 		case cs != nil:
-			out[i].Location, out[i].Rung = changeset.LocateAnchor(d.Anchor, cs.Files, d.Anchor.Start)
+			if loc == nil {
+				loc = changeset.NewLocator(cs.Files)
+			}
+			out[i].Location, out[i].Rung = loc.Locate(d.Anchor, d.Anchor.Start)
 		default:
 			out[i].Rung = changeset.RungOrphaned
 		}
