@@ -78,6 +78,8 @@ type Change struct {
 }
 
 // MissingFile is a file of a change whose diff text could not be had.
+// Path is empty when the host does not even name the files (GitHub lists
+// at most 3,000).
 type MissingFile struct {
 	Path   string
 	Reason string

@@ -1,7 +1,6 @@
 package forgetest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -458,12 +457,3 @@ func fileNamed(files []patchFile, path string) *patchFile {
 }
 
 func pullKey(repo string, n int) string { return repo + "#" + strconv.Itoa(n) }
-
-// compactJSON is for tests that compare bodies.
-func compactJSON(b []byte) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, b) != nil {
-		return string(b)
-	}
-	return buf.String()
-}

@@ -97,10 +97,10 @@ func TestFakeGitHub_ServesPullAndDiffWithinTheSpec(t *testing.T) {
 func TestFakeGitHub_RejectsAWholeReviewWhenOneLineIsOutsideTheDiff(t *testing.T) {
 	g, c, ref := newGitHub(t, forgetest.GitHubOptions{}, reviewerToken(t))
 	_, _, err := c.PullRequests.CreateReview(context.Background(), "acme", "tool", 7, &github.PullRequestReviewRequest{
-		CommitID: github.Ptr(headSHA), Event: github.Ptr("COMMENT"), Body: github.Ptr("two remarks"),
+		CommitID: new(headSHA), Event: new("COMMENT"), Body: new("two remarks"),
 		Comments: []*github.DraftReviewComment{
-			{Path: github.Ptr("main.go"), Line: github.Ptr(9), Side: github.Ptr("RIGHT"), Body: github.Ptr("fine")},
-			{Path: github.Ptr("main.go"), Line: github.Ptr(20), Side: github.Ptr("RIGHT"), Body: github.Ptr("outside")},
+			{Path: new("main.go"), Line: new(9), Side: new("RIGHT"), Body: new("fine")},
+			{Path: new("main.go"), Line: new(20), Side: new("RIGHT"), Body: new("outside")},
 		}})
 	status, er := statusOf(t, err)
 	if status != 422 || len(er.Errors) != 1 || !strings.HasPrefix(er.Errors[0].Message, "Pull request review thread line must be part of the diff") {
@@ -116,9 +116,9 @@ func TestFakeGitHub_RejectsAWholeReviewWhenOneLineIsOutsideTheDiff(t *testing.T)
 
 func TestFakeGitHub_EnforcesTheRulesTheSchemaDoesNotExpress(t *testing.T) {
 	line := func(path string, side string, start, end int) *github.DraftReviewComment {
-		c := &github.DraftReviewComment{Path: github.Ptr(path), Side: github.Ptr(side), Line: github.Ptr(end), Body: github.Ptr("x")}
+		c := &github.DraftReviewComment{Path: new(path), Side: new(side), Line: new(end), Body: new("x")}
 		if start != 0 {
-			c.StartLine, c.StartSide = github.Ptr(start), github.Ptr(side)
+			c.StartLine, c.StartSide = new(start), new(side)
 		}
 		return c
 	}
@@ -145,7 +145,7 @@ func TestFakeGitHub_EnforcesTheRulesTheSchemaDoesNotExpress(t *testing.T) {
 				token = "ghp_fakeAuthorToken00000000000000000000"
 			}
 			_, c, _ := newGitHub(t, forgetest.GitHubOptions{}, token)
-			req := &github.PullRequestReviewRequest{Event: github.Ptr(tt.event), Body: github.Ptr(tt.body)}
+			req := &github.PullRequestReviewRequest{Event: new(tt.event), Body: new(tt.body)}
 			if tt.comment != nil {
 				req.Comments = []*github.DraftReviewComment{tt.comment}
 			}
@@ -162,14 +162,14 @@ func TestFakeGitHub_KeepsOnePendingReviewPerUserAndSubmitsItByEvent(t *testing.T
 	g, c, ref := newGitHub(t, forgetest.GitHubOptions{}, reviewerToken(t))
 	ctx := context.Background()
 	pending, _, err := c.PullRequests.CreateReview(ctx, "acme", "tool", 7, &github.PullRequestReviewRequest{
-		Comments: []*github.DraftReviewComment{{Path: github.Ptr("notes.txt"), Line: github.Ptr(20), Side: github.Ptr("RIGHT"), Body: github.Ptr("twenty?")}}})
+		Comments: []*github.DraftReviewComment{{Path: new("notes.txt"), Line: new(20), Side: new("RIGHT"), Body: new("twenty?")}}})
 	if err != nil || pending.GetState() != "PENDING" {
 		t.Fatalf("pending review: %v %v", pending.GetState(), err)
 	}
 	if got := g.Posted(ref); len(got) != 1 || !got[0].Pending {
 		t.Errorf("posted = %+v, want one pending comment", got)
 	}
-	_, _, err = c.PullRequests.CreateReview(ctx, "acme", "tool", 7, &github.PullRequestReviewRequest{Event: github.Ptr("APPROVE")})
+	_, _, err = c.PullRequests.CreateReview(ctx, "acme", "tool", 7, &github.PullRequestReviewRequest{Event: new("APPROVE")})
 	if status, _ := statusOf(t, err); status != 422 {
 		t.Errorf("second review while one is pending = %d, want 422", status)
 	}
@@ -237,7 +237,7 @@ func TestFakeGitHub_DropAfterCommitKeepsTheReview(t *testing.T) {
 	g, c, ref := newGitHub(t, forgetest.GitHubOptions{}, reviewerToken(t))
 	g.Inject(forgetest.Fault{Kind: forgetest.FaultDropAfterCommit, Method: "POST", Nth: 1})
 	_, _, err := c.PullRequests.CreateReview(context.Background(), "acme", "tool", 7, &github.PullRequestReviewRequest{
-		Event: github.Ptr("COMMENT"), Body: github.Ptr("lost answer")})
+		Event: new("COMMENT"), Body: new("lost answer")})
 	if err == nil {
 		t.Fatal("a dropped connection gave no error")
 	}

@@ -1,0 +1,31 @@
+package github_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/leanreview/leanreview/internal/forge"
+	"github.com/leanreview/leanreview/internal/forge/forgetest"
+	"github.com/leanreview/leanreview/internal/forge/github"
+)
+
+// contract builds the GitHub adapter against the fake GitHub.
+func contract() forgetest.Contract {
+	return forgetest.Contract{
+		NewHost: func(t *testing.T, now func() time.Time) forgetest.Host {
+			return forgetest.NewGitHub(t, forgetest.GitHubOptions{Now: now})
+		},
+		NewForge: func(t *testing.T, h forgetest.Host, cfg forgetest.ForgeConfig) forge.Forge {
+			c, err := github.New(github.Options{BaseURL: h.URL(), Token: cfg.Token, HTTPClient: h.Client(),
+				Sleeper: cfg.Sleeper, Now: cfg.Now, Retry: cfg.Retry})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		},
+	}
+}
+
+func TestGitHub_PassesTheForgeContract(t *testing.T) {
+	forgetest.RunContract(t, contract())
+}
