@@ -18,9 +18,12 @@ import (
 func (p *parser) contextFile() error {
 	oldH, next := p.lineAt(p.pos)
 	newH, after := p.lineAt(next)
+	f, err := p.namedFile(oldH[4:], newH[4:], p.line)
+	if err != nil {
+		return err
+	}
 	p.advance(next)
 	p.advance(after)
-	f := p.namedFile(oldH[4:], newH[4:])
 	var bodies []body
 	for {
 		line, next := p.lineAt(p.pos)

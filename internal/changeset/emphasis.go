@@ -22,6 +22,10 @@ import "unicode/utf8"
 // a rewrite rather than as two unrelated lines.
 const minSimilarity = 2
 
+// minContained is the length, indentation aside, from which a line found
+// whole inside its counterpart counts as rewritten however short it is.
+const minContained = 4
+
 // maxAlign bounds the runs paired by similarity rather than by position.
 const maxAlign = 12
 
@@ -95,7 +99,11 @@ func commonEnds(a, b string) (pre, suf int, similar bool) {
 	}
 	common := pre + suf - indent
 	longest := max(len(a), len(b)) - indent
-	return pre, suf, common > 0 && common*5 >= longest*minSimilarity
+	shortest := min(len(a), len(b)) - indent
+	// One line wholly inside the other (text appended, inserted or cut) is
+	// a rewrite however much was added.
+	contained := common == shortest && shortest >= minContained
+	return pre, suf, common > 0 && (contained || common*5 >= longest*minSimilarity)
 }
 
 // emphasizeHunk sets Row.Emph on the rows of each deleted run followed by an

@@ -136,9 +136,12 @@ func (p *parser) finishGitFile(f File, h *gitHeader, startLine int) error {
 	default:
 		f.Status = StatusModified
 	}
-	bodies, err := p.hunks(&f)
-	if err != nil {
-		return err
+	var bodies []body
+	if !f.Binary {
+		var err error
+		if bodies, err = p.hunks(&f); err != nil {
+			return err
+		}
 	}
 	if len(f.Hunks) == 0 && !f.Binary && f.Status == StatusModified && f.OldMode == "" && f.NewMode == "" {
 		// "diff --git" and nothing else: git prints it for a file whose
@@ -152,6 +155,8 @@ func (p *parser) finishGitFile(f File, h *gitHeader, startLine int) error {
 
 // skipBinary skips the base85 blocks after "GIT binary patch": one or two
 // "literal N" / "delta N" headers, each followed by data lines and a blank.
+// A "diff --git" line ends a block missing its blank line (base85 has no
+// space, so it cannot be data), which also keeps chunks.go's split exact.
 func (p *parser) skipBinary() {
 	for p.pos < len(p.s) {
 		line, next := p.lineAt(p.pos)
@@ -161,6 +166,9 @@ func (p *parser) skipBinary() {
 		p.advance(next)
 		for p.pos < len(p.s) {
 			line, next := p.lineAt(p.pos)
+			if strings.HasPrefix(line, "diff --git ") {
+				return
+			}
 			p.advance(next)
 			if line == "" || line == "\r" {
 				break
@@ -175,9 +183,12 @@ func (p *parser) skipBinary() {
 func (p *parser) traditionalFile() error {
 	minus, next := p.lineAt(p.pos)
 	plus, after := p.lineAt(next)
+	f, err := p.namedFile(minus[4:], plus[4:], p.line)
+	if err != nil {
+		return err
+	}
 	p.advance(next)
 	p.advance(after)
-	f := p.namedFile(minus[4:], plus[4:])
 	bodies, err := p.hunks(&f)
 	if err != nil {
 		return err
@@ -188,15 +199,26 @@ func (p *parser) traditionalFile() error {
 }
 
 // namedFile is a file of a traditional or context diff, named from the values
-// of its two header lines (old side first).
-func (p *parser) namedFile(oldV, newV string) File {
+// of its two header lines (old side first); line is the first header line's
+// number, for the error when neither side names a file.
+func (p *parser) namedFile(oldV, newV string, line int) (File, error) {
 	oldName := stripComponents(headerName(oldV), 1)
 	newName := stripComponents(headerName(newV), 1)
+	// A side without a name is the same file as the other side.
+	if oldName == "" {
+		oldName = newName
+	}
+	if newName == "" {
+		newName = oldName
+	}
+	oldOK, newOK := oldName != "" && oldName != devNull, newName != "" && newName != devNull
 	var f File
 	switch {
-	case oldName == devNull || (hasEpochTimestamp(oldV) && newName != devNull):
+	case !oldOK && !newOK:
+		return f, &ParseError{Line: line, Msg: "neither file header line names a file; expected a path after \"---\" or \"+++\""}
+	case !oldOK || (hasEpochTimestamp(oldV) && !hasEpochTimestamp(newV)):
 		f.Path, f.Status = newName, StatusAdded
-	case newName == devNull || hasEpochTimestamp(newV):
+	case !newOK || hasEpochTimestamp(newV):
 		f.Path, f.Status = oldName, StatusDeleted
 	case len(oldName) < len(newName) && strings.HasPrefix(newName, oldName):
 		// git prefers the shorter name when the other merely extends it
@@ -206,7 +228,7 @@ func (p *parser) namedFile(oldV, newV string) File {
 		f.Path, f.Status = newName, StatusModified
 	}
 	f.OldPath = f.Path
-	return f
+	return f, nil
 }
 
 // inferCreation marks a traditional diff's file added or deleted when its one

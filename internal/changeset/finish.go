@@ -9,11 +9,11 @@ import (
 )
 
 // finish computes what each hunk derives from its parsed body (Digest,
-// Display, Row.Emph), on up to GOMAXPROCS goroutines for a large patch.
-// Files are independent, so workers take batches of them.
-func (p *parser) finish() {
+// Display, Row.Emph). With parallel set it uses up to GOMAXPROCS goroutines,
+// workers taking batches of files, which are independent.
+func (p *parser) finish(parallel bool) {
 	workers := runtime.GOMAXPROCS(0)
-	if len(p.s) < parallelMin || workers < 2 || len(p.files) < 2 {
+	if !parallel || workers < 2 || len(p.files) < 2 {
 		f := finisher{p: p, h: sha256.New()}
 		f.files(0, len(p.files))
 		return

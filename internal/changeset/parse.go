@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"strings"
-	"sync"
 	"unsafe"
 )
 
@@ -61,39 +60,15 @@ func ParseBytes(patch []byte) (*Changeset, error) {
 	return parseString(unsafe.String(unsafe.SliceData(patch), len(patch)))
 }
 
-// parallelMin is the patch size from which the patch digest and the
-// per-hunk work run on several goroutines.
+// parallelMin is the patch size from which parsing runs on several
+// goroutines (see chunks.go).
 const parallelMin = 256 << 10
 
-func parseString(s string) (*Changeset, error) {
-	var digest string
-	var wg sync.WaitGroup
-	if len(s) >= parallelMin {
-		wg.Add(1)
-		go func() { defer wg.Done(); digest = PatchDigest(s) }()
-	} else {
-		digest = PatchDigest(s)
-	}
-	p := parser{s: s, line: 1}
-	err := p.run()
-	if err == nil {
-		p.finish()
-	}
-	wg.Wait()
-	if err != nil {
-		return nil, err
-	}
-	files := p.files
-	if files == nil {
-		files = []File{}
-	}
-	return &Changeset{Digest: digest, Files: files}, nil
-}
-
-// parser is one pass over a patch. Every string it produces is a substring
-// of s, except the unified rendition of a context diff's lines.
+// parser is one pass over a patch, or over one chunk of it. Every string it
+// produces is a substring of s, except the unified rendition of a context
+// diff's lines.
 type parser struct {
-	s    string
+	s    string // the patch up to the end of this parser's chunk
 	pos  int // offset of the next unread line
 	line int // 1-based number of the line at pos
 
@@ -160,14 +135,21 @@ func (p *parser) run() error {
 			return err
 		}
 	}
+	return nil
+}
+
+// verdict decides what a parse that found files or not amounts to: nil when
+// it found files (or the input is blank), else the error that says why
+// nothing was found. other and noops are the parsers' notes, in order.
+func verdict(s string, files int, other *DialectError, noops int) error {
 	switch {
-	case len(p.files) > 0:
+	case files > 0:
 		return nil
-	case p.other != nil:
-		return p.other
-	case p.noops > 0:
+	case other != nil:
+		return other
+	case noops > 0:
 		return &ParseError{Msg: `no change found: every "diff --git" section of the patch is empty`, Err: ErrNoDiff}
-	case strings.TrimSpace(p.s) == "":
+	case strings.TrimSpace(s) == "":
 		return nil
 	}
 	return &ParseError{Msg: "no diff found: expected unified (---/+++/@@) or context (***/---) diff headers", Err: ErrNoDiff}
@@ -210,7 +192,7 @@ func (p *parser) noteOtherDialect(line string, next int) {
 	rest := line[i+1:]
 	l2, _ := p.lineAt(next)
 	switch {
-	case rest == "" && (line[i] == 'd' || l2 != ""):
+	case rest == "" && (line[i] == 'd' || (l2 != "" && !strings.HasPrefix(l2, "diff "))):
 		p.noteDialect(DialectEd)
 	case skipRange(rest) == len(rest) && (strings.HasPrefix(l2, "< ") || strings.HasPrefix(l2, "> ")):
 		p.noteDialect(DialectNormal)

@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -68,7 +69,15 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 // firstUnsafe returns the offset of the first byte SanitizeBidi would
 // escape, or -1.
 func firstUnsafe(s string) int {
-	for i := 0; i < len(s); {
+	i := 0
+	for i < len(s) {
+		// Eight bytes at a time while they are printable ASCII or TAB.
+		for i+8 <= len(s) && plainWord(binary.LittleEndian.Uint64(unsafeBytes(s[i:i+8]))) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if !safeASCII[c] {
@@ -84,6 +93,23 @@ func firstUnsafe(s string) int {
 		i += size
 	}
 	return -1
+}
+
+// plainWord reports whether all eight bytes of x are printable ASCII
+// (0x20-0x7E) or TAB. Each test below is exact per byte: no carry crosses
+// a byte because the high bits are masked off first.
+func plainWord(x uint64) bool {
+	const (
+		lo7  = 0x7f7f7f7f7f7f7f7f
+		high = 0x8080808080808080
+	)
+	if x&high != 0 {
+		return false
+	}
+	ge20 := (x + 0x6060606060606060) & high // high bit set where byte >= 0x20
+	notTab := ((x^0x0909090909090909)&lo7 + lo7) & high
+	notDel := ((x^0x7f7f7f7f7f7f7f7f)&lo7 + lo7) & high
+	return (ge20|^notTab)&high == high && notDel == high
 }
 
 // hiddenRune reports whether a non-ASCII rune is a C1 control, a bidi control
