@@ -69,8 +69,8 @@ const parallelMin = 256 << 10
 // diff's lines.
 type parser struct {
 	s    string // the patch up to the end of this parser's chunk
-	pos  int // offset of the next unread line
-	line int // 1-based number of the line at pos
+	pos  int    // offset of the next unread line
+	line int    // 1-based number of the line at pos
 
 	files  []File
 	bodies [][]body // per file, per hunk: where Digest's input lies

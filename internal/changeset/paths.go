@@ -210,10 +210,6 @@ func isClock(s string) bool {
 	return len(s) == 8 || (s[8] == '.' && isDigits(s[9:]))
 }
 
-func isZone(s string) bool {
-	return len(s) == 5 && (s[0] == '+' || s[0] == '-') && isDigits(s[1:])
-}
-
 // gitHeaderNames splits the value of a "diff --git " line into its two names,
 // quoted or not. For unquoted names containing spaces, the split is the one
 // whose two halves name the same file after their first component (git's own
