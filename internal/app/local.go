@@ -22,9 +22,25 @@ type LocalDeps struct {
 
 // Local is the in-process Service: one review held in this process, with
 // the human's drafts and read marks persisted and the agent's drafts, the
-// cursor and suggestions in memory. See Service for the contract.
+// cursor, suggestions and read receipts in memory. See Service for the
+// contract.
+//
+// A Local made by At shares its review with the Local it came from and
+// differs only in the precondition its writes carry.
 type Local struct {
+	*localReview
+	// asOf is the PatchDigest every write of this view requires; "" writes
+	// whatever the changeset is.
+	asOf string
+}
+
+// localReview is the state every view of one Local shares.
+type localReview struct {
 	deps LocalDeps
+
+	// reloadMu orders Reloads, so an older read of the source can never
+	// replace a newer one.
+	reloadMu sync.Mutex
 
 	mu          sync.Mutex
 	review      *Review
@@ -32,11 +48,15 @@ type Local struct {
 	viewed      map[string]bool
 	cursor      Cursor
 	suggestions []Suggestion
+	receipts    []Receipt
 	notices     []Notice
 	subs        map[chan Event]struct{}
 }
 
-var _ Service = (*Local)(nil)
+var (
+	_ Service     = (*Local)(nil)
+	_ Conditional = (*Local)(nil)
+)
 
 // NewLocal opens the review: reads and parses the source, loads its drafts
 // and read marks.
@@ -49,7 +69,7 @@ func NewLocal(ctx context.Context, deps LocalDeps) (*Local, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{deps: deps, review: r, viewed: viewed, notices: append(notices, vnotices...), subs: map[chan Event]struct{}{}}
+	l := &Local{localReview: &localReview{deps: deps, review: r, viewed: viewed, notices: append(notices, vnotices...), subs: map[chan Event]struct{}{}}}
 	l.cursor = Cursor{Hunk: -1}
 	if len(r.Changeset.Files) > 0 {
 		l.cursor.Path = r.Changeset.Files[0].Path
@@ -79,6 +99,7 @@ func (l *Local) snapshotLocked() *Snapshot {
 		Viewed:      viewed,
 		Cursor:      l.cursor,
 		Suggestions: append([]Suggestion(nil), l.suggestions...),
+		Receipts:    append([]Receipt(nil), l.receipts...),
 		Notices:     append([]Notice(nil), l.notices...),
 		Unsaved:     l.review.Drafts.Unsaved(),
 	}
@@ -86,6 +107,8 @@ func (l *Local) snapshotLocked() *Snapshot {
 
 // Reload implements Service.
 func (l *Local) Reload(ctx context.Context) error {
+	l.reloadMu.Lock()
+	defer l.reloadMu.Unlock()
 	patch, err := l.deps.Source.Patch(ctx)
 	if err != nil {
 		return err
@@ -112,6 +135,9 @@ func (l *Local) Comment(ctx context.Context, actor session.Actor, req CommentReq
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return session.Placed{}, err
+	}
 	cs := l.review.Changeset
 	var a changeset.Anchor
 	if req.ReplyTo == "" || req.Ref.Path != "" {
@@ -158,6 +184,9 @@ func (l *Local) findLocked(id string) (session.Draft, bool) {
 func (l *Local) modify(ctx context.Context, actor session.Actor, id string, policy func(session.Actor, session.Draft) error, change func(*session.Draft) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return err
+	}
 	d, ok := l.findLocked(id)
 	if !ok {
 		return fmt.Errorf("draft %s: %w", id, ErrNotFound)
@@ -208,6 +237,9 @@ func (l *Local) ResolveComment(ctx context.Context, actor session.Actor, id stri
 func (l *Local) DeleteComment(ctx context.Context, actor session.Actor, id string) (session.Draft, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return session.Draft{}, err
+	}
 	d, ok := l.findLocked(id)
 	if !ok {
 		return session.Draft{}, fmt.Errorf("draft %s: %w", id, ErrNotFound)
@@ -230,6 +262,9 @@ func (l *Local) RestoreComment(ctx context.Context, actor session.Actor, d sessi
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return err
+	}
 	return l.putLocked(ctx, d)
 }
 
@@ -240,6 +275,9 @@ func (l *Local) MarkViewed(ctx context.Context, actor session.Actor, digest stri
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return "", err
+	}
 	file := fileOfHunk(l.review.Changeset, digest)
 	if file == nil {
 		return "", fmt.Errorf("hunk %s is not in this change: %w", digest, ErrNotFound)
@@ -255,6 +293,7 @@ func (l *Local) MarkViewed(ctx context.Context, actor session.Actor, digest stri
 		return "", fmt.Errorf("save viewed mark: %w", err)
 	}
 	if viewed && !wasDone && fileComplete(file, l.viewed) {
+		l.receipts = append(l.receipts, mintReceipt(file, l.deps.Now()))
 		return file.Path, nil
 	}
 	return "", nil
@@ -287,6 +326,9 @@ func (l *Local) SetCursor(ctx context.Context, actor session.Actor, c Cursor) er
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return err
+	}
 	if c.Path != "" && File(l.review.Changeset, c.Path, changeset.SideNew) == nil {
 		return fmt.Errorf("cursor: %s is not a file of this change: %w", c.Path, ErrNotFound)
 	}
@@ -299,6 +341,9 @@ func (l *Local) SetCursor(ctx context.Context, actor session.Actor, c Cursor) er
 func (l *Local) Suggest(ctx context.Context, actor session.Actor, req SuggestionRequest) (Suggestion, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return Suggestion{}, err
+	}
 	if File(l.review.Changeset, req.Path, changeset.SideNew) == nil {
 		return Suggestion{}, fmt.Errorf("suggest: %s is not a file of this change: %w", req.Path, ErrNotFound)
 	}
@@ -315,6 +360,9 @@ func (l *Local) AnswerSuggestion(ctx context.Context, actor session.Actor, id st
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.checkLocked(); err != nil {
+		return err
+	}
 	for i := range l.suggestions {
 		s := &l.suggestions[i]
 		if s.ID != id {

@@ -72,6 +72,9 @@ type Snapshot struct {
 	Viewed      map[string]bool `json:"viewed"`
 	Cursor      Cursor          `json:"cursor"`
 	Suggestions []Suggestion    `json:"suggestions"`
+	// Receipts are the files the human finished reading in this session,
+	// in the order they were finished; see Receipt.
+	Receipts []Receipt `json:"receipts,omitempty"`
 	// Notices are things the human must be told (a damaged drafts file set
 	// aside, drafts that could not be saved).
 	Notices []Notice `json:"notices,omitempty"`
