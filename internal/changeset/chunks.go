@@ -13,7 +13,8 @@ import (
 // "\"), a git header or a base85 block (skipBinary stops at it), and every
 // construct that looks ahead treats it as it treats the end of input. A
 // chunk parser sees the patch only up to its chunk's end and numbers lines
-// from its chunk's start; offsets stay those of the whole patch.
+// from its chunk's start (only errors carry line numbers, and shiftLines
+// makes theirs absolute); offsets stay those of the whole patch.
 
 // chunksPerWorker splits the work finer than one chunk per core, so a slow
 // chunk does not leave the other cores idle.
@@ -92,8 +93,9 @@ func parseChunks(s string, parallel bool) ([]*parser, error) {
 				if i >= len(parsers) {
 					return
 				}
-				start, end := bounds[i], bounds[i+1]
-				p := &parser{s: s[:end], pos: start, line: 1 + strings.Count(s[:start], "\n")}
+				// Lines are numbered from the chunk's start; only errors carry
+				// line numbers, and shiftLines fixes those up.
+				p := &parser{s: s[:bounds[i+1]], pos: bounds[i], line: 1}
 				if errs[i] = p.run(); errs[i] == nil {
 					p.finish(false)
 				}
@@ -102,12 +104,34 @@ func parseChunks(s string, parallel bool) ([]*parser, error) {
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for i, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, shiftLines(err, strings.Count(s[:bounds[i]], "\n"))
+		}
+	}
+	for i, p := range parsers {
+		if p.other != nil && i > 0 {
+			p.other = shiftLines(p.other, strings.Count(s[:bounds[i]], "\n")).(*DialectError)
 		}
 	}
 	return parsers, nil
+}
+
+// shiftLines adds n to the line number of a chunk parser's error.
+func shiftLines(err error, n int) error {
+	switch e := err.(type) {
+	case *ParseError:
+		if e.Line > 0 {
+			c := *e
+			c.Line += n
+			return &c
+		}
+	case *DialectError:
+		c := *e
+		c.Line += n
+		return &c
+	}
+	return err
 }
 
 // chunkBounds returns the offsets splitting s into up to n chunks of similar

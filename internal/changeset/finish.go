@@ -54,10 +54,14 @@ func (w *finisher) files(from, to int) {
 			h := &f.Hunks[k]
 			if b := bodies[k]; b.synthetic {
 				h.Digest = HunkDigest(f.Path, h.Lines)
+				h.Display = displayLines(h.Lines)
 			} else {
-				h.Digest = hunkDigestRaw(w.h, f.Path, w.p.s[b.start:b.end])
+				raw := w.p.s[b.start:b.end]
+				h.Digest = hunkDigestRaw(w.h, f.Path, raw)
+				if !plainBlock(raw) {
+					h.Display = displayLines(h.Lines)
+				}
 			}
-			h.Display = displayLines(h.Lines)
 			emphasizeHunk(h, &w.spans)
 		}
 	}

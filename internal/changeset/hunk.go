@@ -65,6 +65,11 @@ func (p *parser) hunk(f *File, header string, next int) (body, error) {
 	start := p.pos
 	b := bodyBuilder{p: p, lastEnd: start, oldNo: max(oldStart, 1), newNo: max(newStart, 1)}
 	remOld, remNew := oldCount, newCount
+	// Rows are at most the lines the counts promise (a context line counts
+	// on both sides), and at most the lines left in the input.
+	expect := min(oldCount+newCount+2, len(p.s)-p.pos+1)
+	p.rows.reserve(expect)
+	p.lines.reserve(expect)
 	s := p.s
 	pos := p.pos
 	for remOld > 0 || remNew > 0 {

@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -45,8 +46,8 @@ func checkHunk(t testing.TB, path string, k int, h Hunk) (adds, dels int) {
 	if len(h.Rows) != len(h.Lines) {
 		t.Fatalf("%s hunk %d: %d rows for %d lines", path, k, len(h.Rows), len(h.Lines))
 	}
-	if h.Display != nil && len(h.Display) != len(h.Lines) {
-		t.Errorf("%s hunk %d: %d display lines for %d lines", path, k, len(h.Display), len(h.Lines))
+	if want := displayLines(h.Lines); !slices.Equal(h.Display, want) || (h.Display == nil) != (want == nil) {
+		t.Errorf("%s hunk %d: Display %q, want %q", path, k, h.Display, want)
 	}
 	if h.Digest != HunkDigest(path, h.Lines) {
 		t.Errorf("%s hunk %d: Digest %s is not HunkDigest of its path and lines", path, k, h.Digest)

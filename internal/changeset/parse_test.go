@@ -415,3 +415,44 @@ func TestParse_InChunksEqualsOnePass(t *testing.T) {
 		t.Errorf("chunked parse differs (-whole +chunked):\n%s", diff)
 	}
 }
+
+func TestGitHeaderNames_SplitsAmbiguousNames(t *testing.T) {
+	tests := []struct {
+		in           string
+		a, b         string
+		noPrefix, ok bool
+	}{
+		{"a/x.go b/x.go", "a/x.go", "b/x.go", false, true},
+		{"a/dir b/file b/x.txt b/dir b/file b/x.txt", "a/dir b/file b/x.txt", "b/dir b/file b/x.txt", false, true},
+		{"x.go x.go", "x.go", "x.go", true, true},
+		{"src/with space.c src/with space.c", "src/with space.c", "src/with space.c", true, true},
+		{"w/a b/c i/a b/c", "w/a b/c", "i/a b/c", false, true},
+		{`"a/caf\303\251" "b/caf\303\251"`, "a/café", "b/café", false, true},
+		{"a/old b/new", "a/old", "b/new", false, true},
+		{"a/one two b/three four", "", "", false, false},
+	}
+	for _, tt := range tests {
+		a, b, noPrefix, ok := gitHeaderNames(tt.in)
+		if a != tt.a || b != tt.b || noPrefix != tt.noPrefix || ok != tt.ok {
+			t.Errorf("gitHeaderNames(%q) = %q, %q, %v, %v; want %q, %q, %v, %v", tt.in, a, b, noPrefix, ok, tt.a, tt.b, tt.noPrefix, tt.ok)
+		}
+	}
+	long := "a/" + strings.Repeat("x ", 1<<16) + "b/" + strings.Repeat("y ", 1<<16)
+	if _, _, _, ok := gitHeaderNames(long); ok {
+		t.Errorf("split a line whose halves differ")
+	}
+}
+
+func TestParse_ErrorLinesCountFromTheStartOfThePatch(t *testing.T) {
+	var big []byte
+	for len(big) < 2*parallelMin {
+		big = append(big, readTestdata(t, "git-extended-headers.diff")...)
+	}
+	lines := strings.Count(string(big), "\n")
+	big = append(big, readTestdata(t, "malformed-body.diff")...)
+	_, err := ParseBytes(big)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != lines+7 {
+		t.Errorf("err = %v, want a ParseError at line %d", err, lines+7)
+	}
+}

@@ -187,6 +187,33 @@ func fractionOf(s string) string {
 	return s[1:i]
 }
 
+// sameNameSplit returns the offset of the space splitting v into two names
+// equal after their first component ("a/x y" "b/x y"), or -1. Scanning from
+// the right, i + (first slash after i) strictly decreases, so at most one
+// space gives the two stripped halves equal lengths: one comparison, and
+// linear time however many spaces v holds.
+func sameNameSplit(v string) int {
+	first := strings.IndexByte(v, '/')
+	if first < 0 {
+		return -1
+	}
+	next := -1 // the first slash after i
+	for i := len(v) - 1; i > first; i-- {
+		switch v[i] {
+		case '/':
+			next = i
+		case ' ':
+			if next < 0 || i+next != len(v)+first {
+				continue
+			}
+			if v[first+1:i] == v[next+1:] {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 func isDigits(s string) bool {
 	if s == "" {
 		return false
@@ -238,14 +265,8 @@ func gitHeaderNames(v string) (a, b string, noPrefix, ok bool) {
 	if n := len(v); n%2 == 1 && v[n/2] == ' ' && v[:n/2] == v[n/2+1:] {
 		return v[:n/2], v[n/2+1:], true, true
 	}
-	for i := 0; i < len(v); i++ {
-		if v[i] != ' ' {
-			continue
-		}
-		x, y := v[:i], v[i+1:]
-		if stripComponents(x, 1) == stripComponents(y, 1) && strings.Contains(x, "/") && strings.Contains(y, "/") {
-			return x, y, false, true
-		}
+	if i := sameNameSplit(v); i > 0 {
+		return v[:i], v[i+1:], false, true
 	}
 	// Differing names (a rename) with no spaces in them.
 	if strings.Count(v, " ") == 1 {

@@ -98,7 +98,11 @@ func firstUnsafe(s string) int {
 // plainWord reports whether all eight bytes of x are printable ASCII
 // (0x20-0x7E) or TAB. Each test below is exact per byte: no carry crosses
 // a byte because the high bits are masked off first.
-func plainWord(x uint64) bool {
+func plainWord(x uint64) bool { return plainWordAnd(x, 0x0909090909090909) }
+
+// plainWordAnd is plainWord with a second allowed control character, given
+// repeated in every byte of also (TAB itself when there is none).
+func plainWordAnd(x, also uint64) bool {
 	const (
 		lo7  = 0x7f7f7f7f7f7f7f7f
 		high = 0x8080808080808080
@@ -108,8 +112,28 @@ func plainWord(x uint64) bool {
 	}
 	ge20 := (x + 0x6060606060606060) & high // high bit set where byte >= 0x20
 	notTab := ((x^0x0909090909090909)&lo7 + lo7) & high
+	notAlso := ((x^also)&lo7 + lo7) & high
 	notDel := ((x^0x7f7f7f7f7f7f7f7f)&lo7 + lo7) & high
-	return (ge20|^notTab)&high == high && notDel == high
+	return (ge20|^notTab|^notAlso)&high == high && notDel == high
+}
+
+// plainBlock reports whether raw, a hunk body as it lies in the patch, is
+// all printable ASCII, TAB and LF: then none of its lines needs escaping and
+// the per-line scan is skipped.
+func plainBlock(raw string) bool {
+	const nl = 0x0a0a0a0a0a0a0a0a
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		if !plainWordAnd(binary.LittleEndian.Uint64(unsafeBytes(raw[i:i+8])), nl) {
+			return false
+		}
+	}
+	for ; i < len(raw); i++ {
+		if c := raw[i]; c >= utf8.RuneSelf || (!safeASCII[c] && c != '\n') {
+			return false
+		}
+	}
+	return true
 }
 
 // hiddenRune reports whether a non-ASCII rune is a C1 control, a bidi control

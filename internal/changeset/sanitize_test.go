@@ -83,3 +83,24 @@ func TestPlainWord_AgreesWithTheByteTable(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainBlock_AcceptsOnlyLinesNeedingNoEscape(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{" ctx\n-old\n+new\tx\n", true},
+		{"+a long enough line to use words\n+and another one\n", true},
+		{"+crlf\r\n", false},
+		{"+é\n", false},
+		{"+\x1b[0m\n", false},
+		{"+0123456\x7f", false},
+	} {
+		if got := plainBlock(tt.in); got != tt.want {
+			t.Errorf("plainBlock(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+		if got := displayLines(strings.Split(strings.TrimSuffix(tt.in, "\n"), "\n")) == nil; tt.want && !got {
+			t.Errorf("plainBlock accepts %q but displayLines escapes it", tt.in)
+		}
+	}
+}

@@ -11,10 +11,32 @@ const (
 	intChunk = 16 << 10
 )
 
-// run collects the elements of one hunk at the end of a shared chunk.
+// bigRun is the expected length from which a hunk gets a buffer of its own
+// instead of a place in a shared chunk: a shared chunk's unusable tail is
+// then always shorter than this.
+const bigRun = rowChunk / 16
+
+// run collects the elements of one hunk at the end of a shared chunk, or in
+// a buffer of its own for a big hunk.
 type run[T any] struct {
-	buf   []T
-	start int
+	buf    []T
+	start  int
+	shared []T // the shared chunk, set aside while buf is a big hunk's own
+	own    bool
+}
+
+// reserve prepares room for a run of about n elements, called before its
+// first push. Room is not a promise: push grows the run if n was short.
+func (r *run[T]) reserve(n int) {
+	if cap(r.buf)-len(r.buf) >= n {
+		return
+	}
+	if n >= bigRun {
+		r.shared, r.own = r.buf, true
+		r.buf, r.start = make([]T, 0, n), 0
+		return
+	}
+	r.buf, r.start = make([]T, 0, rowChunk), 0
 }
 
 // push appends v to the current run, moving the run to a fresh chunk when
@@ -44,11 +66,15 @@ func (r *run[T]) truncate(n int) { r.buf = r.buf[:r.start+n] }
 
 // take ends the current run and returns it; nil when it is empty.
 func (r *run[T]) take() []T {
-	if len(r.buf) == r.start {
-		return nil
+	var s []T
+	if len(r.buf) > r.start {
+		s = r.buf[r.start:len(r.buf):len(r.buf)]
 	}
-	s := r.buf[r.start:len(r.buf):len(r.buf)]
 	r.start = len(r.buf)
+	if r.own {
+		r.buf, r.own = r.shared, false
+		r.start, r.shared = len(r.buf), nil
+	}
 	return s
 }
 

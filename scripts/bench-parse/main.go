@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -22,8 +23,13 @@ import (
 func main() {
 	asJSON := flag.Bool("json", false, "print the parsed changeset as JSON")
 	gc := flag.Int("gc", 100, "garbage collector percentage (debug.SetGCPercent)")
+	limit := flag.Int64("memlimit", 0, "soft memory limit in MiB (debug.SetMemoryLimit), 0 for none")
+	mem := flag.Bool("mem", false, "report heap statistics after each parse")
 	flag.Parse()
 	debug.SetGCPercent(*gc)
+	if *limit > 0 {
+		debug.SetMemoryLimit(*limit << 20)
+	}
 	status := 0
 	for _, path := range flag.Args() {
 		start := time.Now()
@@ -65,6 +71,12 @@ func main() {
 					}
 				}
 			}
+		}
+		if *mem {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			fmt.Printf("heap alloc %d MB, heap sys %d MB, total alloc %d MB, sys %d MB, GC cycles %d\n",
+				m.HeapAlloc>>20, m.HeapSys>>20, m.TotalAlloc>>20, m.Sys>>20, m.NumGC)
 		}
 		fmt.Printf("%s: %d bytes, %d files, %d hunks, %d rows, +%d -%d, %d emphasized rows, %d hunks with display, %.3fs (%.0f MB/s)\n",
 			path, len(b), len(c.Files), hunks, rows, adds, dels, emph, display, elapsed.Seconds(), float64(len(b))/elapsed.Seconds()/1e6)
