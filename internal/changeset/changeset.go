@@ -51,7 +51,9 @@ type Hunk struct {
 	// (SanitizeBidi), or nil when no line carried one.
 	Display []string `json:"display,omitempty"`
 	// Lines is the body exactly as it arrived, markers and CRs included:
-	// what Digest hashes. Rows is the same body parsed for rendering.
+	// what Digest hashes. Rows is the same body parsed for rendering. A GNU
+	// context diff hunk arrives as two sections; its Lines and Header are
+	// the unified rendition the parser converted it into.
 	Lines    []string `json:"lines"`
 	Digest   string   `json:"digest"`
 	OldStart int      `json:"old_start"`

@@ -49,12 +49,12 @@ func (p *parser) blankRunBeforeHunk() bool {
 // ends, as git and GNU patch read it; when they disagree with the body the
 // counts are recomputed and the hunk carries a warning:
 //   - a body shorter than its counts ends at the first line that cannot be a
-//     body line (another "@@", a file header, text), trailing blank lines
-//     excluded;
-//   - a body longer than its counts is extended over the body-like lines
-//     that follow only when those run up to another hunk, another file or
-//     the end of input, so a mail signature ("-- ") or trailing text is
-//     never taken for a removed line.
+//     body line when that is another hunk or file header or the end of
+//     input (trailing blank lines excluded); anything else is an error;
+//   - body-like lines after a body whose counts are used up are taken in
+//     only when they run into another hunk header, where git would refuse
+//     the patch; otherwise they are left out, as git leaves them out, with a
+//     warning. A mail signature ("-- ") is never taken for a removed line.
 func (p *parser) hunk(f *File, header string, next int) (body, error) {
 	oldStart, oldCount, newStart, newCount, ok := parseUnifiedRange(header)
 	if !ok {
@@ -64,18 +64,49 @@ func (p *parser) hunk(f *File, header string, next int) (body, error) {
 	p.advance(next)
 	start := p.pos
 	b := bodyBuilder{p: p, lastEnd: start, oldNo: max(oldStart, 1), newNo: max(newStart, 1)}
-	remOld, remNew := oldCount, newCount
 	// Rows are at most the lines the counts promise (a context line counts
 	// on both sides), and at most the lines left in the input.
 	expect := min(oldCount+newCount+2, len(p.s)-p.pos+1)
 	p.rows.reserve(expect)
 	p.lines.reserve(expect)
-	s := p.s
-	pos := p.pos
-	for remOld > 0 || remNew > 0 {
-		if pos >= len(s) {
-			break
+	var warnings []string
+	if remOld, remNew := p.countedBody(&b, oldCount, newCount); remOld > 0 || remNew > 0 {
+		if err := p.endShortBody(&b, headerLine); err != nil {
+			return body{}, err
 		}
+	} else if w := p.extend(&b); w != "" {
+		warnings = append(warnings, w)
+	}
+	if b.adds == 0 && b.dels == 0 {
+		return body{}, &ParseError{Line: headerLine, Msg: fmt.Sprintf("hunk %q changes no line; expected \"+\" or \"-\" lines after it", clip(header))}
+	}
+	if b.old != oldCount || b.new != newCount {
+		warnings = append([]string{fmt.Sprintf("header says -%d,%d +%d,%d but the body holds -%d,%d +%d,%d; counts recomputed from the body",
+			oldStart, oldCount, newStart, newCount, oldStart, b.old, newStart, b.new)}, warnings...)
+	}
+	f.Hunks = append(f.Hunks, Hunk{
+		Index:       len(f.Hunks),
+		Header:      header,
+		Declaration: DeclarationOf(header),
+		OldStart:    oldStart,
+		OldCount:    b.old,
+		NewStart:    newStart,
+		NewCount:    b.new,
+		Rows:        p.rows.take(),
+		Lines:       p.lines.take(),
+		Warnings:    warnings,
+	})
+	f.Additions += b.adds
+	f.Deletions += b.dels
+	return body{start: start, end: b.lastEnd}, nil
+}
+
+// countedBody reads body lines until the header's counts are used up or a
+// line that cannot be a body line, then any "\ No newline" marker, and
+// returns the counts left (negative where the body overshot one side).
+func (p *parser) countedBody(b *bodyBuilder, remOld, remNew int) (int, int) {
+	s, pos := p.s, p.pos
+	for (remOld > 0 || remNew > 0) && pos < len(s) {
 		var line string
 		nxt := len(s)
 		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
@@ -91,13 +122,15 @@ func (p *parser) hunk(f *File, header string, next int) (body, error) {
 				kind = KindAdd
 			case '-':
 				if strings.HasPrefix(line, "--- ") && p.fileHeaderAt(nxt) {
-					goto counted
+					p.pos = pos
+					return remOld, remNew
 				}
 				kind = KindDel
 			case '\\':
 				kind = KindMeta
 			default:
-				goto counted
+				p.pos = pos
+				return remOld, remNew
 			}
 		}
 		switch kind {
@@ -113,8 +146,6 @@ func (p *parser) hunk(f *File, header string, next int) (body, error) {
 		pos = nxt
 		p.line++
 	}
-counted:
-	// A "\ No newline" marker after the last counted line.
 	for pos < len(s) && s[pos] == '\\' {
 		line, nxt := p.lineAt(pos)
 		b.push(KindMeta, line, nxt)
@@ -122,37 +153,7 @@ counted:
 		p.line++
 	}
 	p.pos = pos
-	var warnings []string
-	if remOld > 0 || remNew > 0 {
-		if err := p.endShortBody(&b, headerLine); err != nil {
-			return body{}, err
-		}
-	} else if w := p.extend(&b); w != "" {
-		warnings = append(warnings, w)
-	}
-	if b.adds == 0 && b.dels == 0 {
-		return body{}, &ParseError{Line: headerLine, Msg: fmt.Sprintf("hunk %q changes no line; expected \"+\" or \"-\" lines after it", clip(header))}
-	}
-	h := Hunk{
-		Index:       len(f.Hunks),
-		Header:      header,
-		Declaration: DeclarationOf(header),
-		OldStart:    oldStart,
-		OldCount:    b.old,
-		NewStart:    newStart,
-		NewCount:    b.new,
-		Rows:        p.rows.take(),
-		Lines:       p.lines.take(),
-	}
-	if b.old != oldCount || b.new != newCount {
-		warnings = append([]string{fmt.Sprintf("header says -%d,%d +%d,%d but the body holds -%d,%d +%d,%d; counts recomputed from the body",
-			oldStart, oldCount, newStart, newCount, oldStart, b.old, newStart, b.new)}, warnings...)
-	}
-	h.Warnings = warnings
-	f.Additions += b.adds
-	f.Deletions += b.dels
-	f.Hunks = append(f.Hunks, h)
-	return body{start: start, end: b.lastEnd}, nil
+	return remOld, remNew
 }
 
 // endShortBody decides what a body cut short of its header's counts is.
@@ -174,7 +175,9 @@ func (p *parser) endShortBody(b *bodyBuilder, headerLine int) error {
 		}
 	}
 	line, _ := p.lineAt(p.pos)
-	return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected a hunk body line (starting with \" \", \"+\", \"-\" or \"\\\\\"), got %q: the hunk at line %d holds fewer lines than its header counts", clip(line), headerLine)}
+	// The header's distance, not its line number: chunk parsers number lines
+	// from their chunk's start, and only ParseError.Line is made absolute.
+	return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected a hunk body line (starting with \" \", \"+\", \"-\" or \"\\\\\"), got %q: the hunk header %d lines above counts more lines than its body holds", clip(line), p.line-headerLine)}
 }
 
 // boundaryAt reports whether the line at pos, after any blank lines, ends a

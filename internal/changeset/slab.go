@@ -6,10 +6,16 @@ package changeset
 // them. Each hunk receives a full slice expression (cap == len) of a chunk,
 // so an append by a caller reallocates rather than overwriting a neighbour.
 
+// Chunks start small, so a small patch allocates little, and double up to
+// their full size.
 const (
-	rowChunk = 8 << 10
-	intChunk = 16 << 10
+	firstChunk = 64
+	rowChunk   = 8 << 10
+	intChunk   = 16 << 10
 )
+
+// nextChunk doubles a chunk size from firstChunk up to limit.
+func nextChunk(size, limit int) int { return min(max(2*size, firstChunk), limit) }
 
 // bigRun is the expected length from which a hunk gets a buffer of its own
 // instead of a place in a shared chunk: a shared chunk's unusable tail is
@@ -23,6 +29,7 @@ type run[T any] struct {
 	start  int
 	shared []T // the shared chunk, set aside while buf is a big hunk's own
 	own    bool
+	chunk  int // size of the last shared chunk
 }
 
 // reserve prepares room for a run of about n elements, called before its
@@ -36,7 +43,8 @@ func (r *run[T]) reserve(n int) {
 		r.buf, r.start = make([]T, 0, n), 0
 		return
 	}
-	r.buf, r.start = make([]T, 0, rowChunk), 0
+	r.chunk = nextChunk(r.chunk, rowChunk)
+	r.buf, r.start = make([]T, 0, max(r.chunk, n)), 0
 }
 
 // push appends v to the current run, moving the run to a fresh chunk when
@@ -50,7 +58,8 @@ func (r *run[T]) push(v T) {
 
 func (r *run[T]) grow() {
 	n := len(r.buf) - r.start
-	nb := make([]T, n, max(rowChunk, 2*n))
+	r.chunk = nextChunk(r.chunk, rowChunk)
+	nb := make([]T, n, max(r.chunk, 2*n))
 	copy(nb, r.buf[r.start:])
 	r.buf, r.start = nb, 0
 }
@@ -81,11 +90,15 @@ func (r *run[T]) take() []T {
 // pool hands out pointers (line numbers, spans) from shared chunks. Pointers
 // stay valid for as long as anything refers to them; a full chunk is simply
 // left behind.
-type pool[T any] struct{ buf []T }
+type pool[T any] struct {
+	buf   []T
+	chunk int
+}
 
 func (s *pool[T]) new(v T) *T {
 	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]T, 0, intChunk)
+		s.chunk = nextChunk(s.chunk, intChunk)
+		s.buf = make([]T, 0, s.chunk)
 	}
 	s.buf = append(s.buf, v)
 	return &s.buf[len(s.buf)-1]
