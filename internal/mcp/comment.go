@@ -60,7 +60,7 @@ func (s *server) comment(ctx context.Context, _ *sdk.CallToolRequest, in comment
 		return nil, CommentView{}, translate(op, fmt.Errorf("end_line %d is before line %d: a range runs from its first line to a later one: %w", in.EndLine, in.Line, app.ErrInvalid))
 	}
 	ref := app.LineRef{Path: in.Path, Side: side, Start: in.Line, End: in.EndLine}
-	placed, err := s.svc.Comment(ctx, session.ActorAgent, app.CommentRequest{Ref: ref, Body: in.Body})
+	placed, err := app.At(s.svc, in.AsOf).Comment(ctx, session.ActorAgent, app.CommentRequest{Ref: ref, Body: in.Body})
 	if errors.Is(err, app.ErrNotInChange) {
 		// Say which lines there are, rather than only which are not.
 		err = fmt.Errorf("the diff does not show %s on the %s side of %s; the lines it shows there are %s: %w",

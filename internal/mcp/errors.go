@@ -9,11 +9,6 @@ import (
 	"github.com/leanreview/leanreview/internal/session"
 )
 
-// errStale is returned for a write naming an as_of other than the current
-// one: the change was read again since the agent looked, and the line
-// numbers it holds may point at different code now.
-var errStale = errors.New("the change moved")
-
 // toolError is err as the agent reads it: a one-word class the agent can
 // branch on, then the message, which already says what to do. The SDK
 // returns it as a tool result with isError set, not as a protocol error, so
@@ -39,7 +34,7 @@ func translate(op string, err error) error {
 		err   error
 	}{
 		{"refused", session.ErrForbidden},
-		{"stale", errStale},
+		{"stale", app.ErrStale},
 		{"not_found", app.ErrNotFound},
 		{"not_found", app.ErrNotInChange},
 		{"invalid", app.ErrInvalid},
@@ -50,6 +45,9 @@ func translate(op string, err error) error {
 			break
 		}
 	}
+	if sentinel == app.ErrStale {
+		err = staleAdvice(err)
+	}
 	msg := err.Error()
 	if sentinel != nil {
 		msg = strings.TrimSuffix(msg, ": "+sentinel.Error())
@@ -57,11 +55,23 @@ func translate(op string, err error) error {
 	return &toolError{class: class, msg: op + ": " + msg, err: err}
 }
 
-// checkAsOf refuses a write made against a change other than the current
-// one; an empty asOf skips the check.
+// checkAsOf refuses early a write naming an as_of that is already not
+// the current one, before the write's coordinates are checked against a
+// change the agent has not seen. The write itself is made through app.At,
+// which checks again atomically.
 func checkAsOf(asOf, current string) error {
 	if asOf == "" || asOf == current {
 		return nil
 	}
-	return fmt.Errorf("you read the change as_of %s but it is now %s; call read_review again and use the new line numbers: %w", asOf, current, errStale)
+	return &app.StaleError{AsOf: asOf, Current: current}
+}
+
+// staleAdvice says what an agent does about a stale write: it cannot
+// reload, it reads again.
+func staleAdvice(err error) error {
+	var se *app.StaleError
+	if !errors.As(err, &se) {
+		return err
+	}
+	return fmt.Errorf("the change moved since you read it (as_of is now %s); call read_review again and use its line numbers: %w", se.Current, app.ErrStale)
 }

@@ -8,7 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-const focusDescription = `See where the human is in the review right now: the file, hunk, side and line their cursor is on, which hunks of each file they have marked as read, and your suggestions with their answers (pending, accepted or declined).
+const focusDescription = `See where the human is in the review right now: the file, hunk, side and line their cursor is on, which hunks of each file they have marked as read, which files they finished reading during this session, and your suggestions with their answers (pending, accepted or declined).
 
 Use it before commenting or suggesting, so what you say is about what they are reading, and to learn whether they accepted a suggestion. It only reads: nothing can move the human's cursor but the human. To draw their attention somewhere, use suggest_focus.`
 
@@ -20,7 +20,14 @@ type FocusView struct {
 	AsOf        string           `json:"as_of"`
 	Cursor      CursorView       `json:"cursor"`
 	Progress    []ProgressView   `json:"progress" jsonschema:"per file with hunks, which the human has marked read"`
+	Finished    []FinishedView   `json:"finished" jsonschema:"files the human finished reading during this session (their last hunk marked read now, not in an earlier session), in the order finished"`
 	Suggestions []SuggestionView `json:"suggestions" jsonschema:"your suggestions, oldest first, with the human's answers"`
+}
+
+// FinishedView is a file the human finished reading in this session.
+type FinishedView struct {
+	Path string `json:"path"`
+	At   string `json:"at" jsonschema:"RFC 3339 time"`
 }
 
 // ProgressView is how far the human has read one file.
@@ -41,6 +48,10 @@ func (s *server) focus(ctx context.Context, _ *sdk.CallToolRequest, _ focusInput
 		return nil, FocusView{}, translate("get_human_focus", err)
 	}
 	out := FocusView{AsOf: snap.AsOf, Cursor: cursorView(snap), Suggestions: suggestionViews(snap.Suggestions)}
+	out.Finished = make([]FinishedView, 0, len(snap.Receipts))
+	for _, r := range snap.Receipts {
+		out.Finished = append(out.Finished, FinishedView{Path: r.Path, At: stamp(r.At)})
+	}
 	out.Progress = make([]ProgressView, 0, len(snap.Changeset.Files))
 	for i := range snap.Changeset.Files {
 		f := &snap.Changeset.Files[i]

@@ -21,8 +21,11 @@ func TestReadReview_Golden(t *testing.T) {
 	cs := agent(t, r.svc)
 	snap, _ := r.svc.Snapshot(ctx)
 	handler := app.File(snap.Changeset, "server/handler.go", changeset.SideNew)
-	if _, err := r.svc.MarkViewed(ctx, session.ActorHuman, handler.Hunks[0].Digest, true); err != nil {
-		t.Fatal(err)
+	readme := app.File(snap.Changeset, "docs/README.md", changeset.SideNew)
+	for _, digest := range []string{handler.Hunks[0].Digest, readme.Hunks[0].Digest} {
+		if _, err := r.svc.MarkViewed(ctx, session.ActorHuman, digest, true); err != nil {
+			t.Fatal(err)
+		}
 	}
 	human, err := r.svc.Comment(ctx, session.ActorHuman, app.CommentRequest{
 		Ref: app.LineRef{Path: "server/handler.go", Side: changeset.SideNew, Start: 5}, Body: "Is log the right logger here?"})

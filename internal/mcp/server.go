@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leanreview/leanreview/internal/app"
+	"github.com/leanreview/leanreview/internal/session"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -72,7 +73,9 @@ func NewServer(svc app.Service, opts Options) *sdk.Server {
 		&sdk.Implementation{Name: "leanreview", Title: "leanreview code review", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: logger},
 	)
-	s := &server{svc: svc}
+	// The view refuses any write not made as the agent, so a handler that
+	// named another actor by mistake fails instead of posing as the human.
+	s := &server{svc: app.ActingAs(svc, session.ActorAgent)}
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
 	additive := &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	sdk.AddTool(srv, &sdk.Tool{Name: ToolRead, Title: "Read the review", Description: readDescription,

@@ -69,7 +69,7 @@ func (s *server) suggest(ctx context.Context, _ *sdk.CallToolRequest, in suggest
 		}
 		req.Side, req.Line = side, in.Line
 	}
-	sug, err := s.svc.Suggest(ctx, session.ActorAgent, req)
+	sug, err := app.At(s.svc, in.AsOf).Suggest(ctx, session.ActorAgent, req)
 	if err != nil {
 		return nil, SuggestionView{}, translate(op, err)
 	}

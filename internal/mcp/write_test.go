@@ -144,3 +144,33 @@ func TestWriteTools_StaleAsOfIsRefusedAfterTheChangeMoves(t *testing.T) {
 	}
 	call[mcp.CommentView](t, cs, mcp.ToolComment, map[string]any{"path": "docs/README.md", "line": 5, "body": "x", "as_of": after.AsOf})
 }
+
+// frozenSnapshot is a review whose Snapshot still shows the change as it
+// was before a reload, as a read racing a reload would: the write must
+// still be refused, by the service's own check made with the write.
+type frozenSnapshot struct {
+	*app.Local
+	snap *app.Snapshot
+}
+
+func (f frozenSnapshot) Snapshot(context.Context) (*app.Snapshot, error) { return f.snap, nil }
+
+// TestWriteTools_StaleCheckIsMadeWithTheWrite: a reload that lands between
+// the tool's read and its write still refuses the write.
+func TestWriteTools_StaleCheckIsMadeWithTheWrite(t *testing.T) {
+	ctx := context.Background()
+	r := newReview(t, readFile(t, "sample.patch"))
+	old, _ := r.svc.Snapshot(ctx)
+	cs := agent(t, frozenSnapshot{Local: r.svc, snap: old})
+	r.src.set([]byte(strings.Replace(string(readFile(t, "sample.patch")), "Serves accounts over HTTP.", "Serves accounts.", 1)))
+	if err := r.svc.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msg := callErr(t, cs, mcp.ToolSuggest, map[string]any{"path": "docs/README.md", "hunk": 0, "reason": "x", "as_of": old.AsOf})
+	if !strings.HasPrefix(msg, "stale: ") {
+		t.Errorf("a write racing a reload: %q, want a stale refusal", msg)
+	}
+	if snap, _ := r.svc.Snapshot(ctx); len(snap.Suggestions) != 0 {
+		t.Errorf("the stale suggestion was queued: %+v", snap.Suggestions)
+	}
+}
