@@ -3,7 +3,9 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -17,6 +19,28 @@ import (
 // for a review it does not hold. It is called once per request and may be
 // called concurrently.
 type Resolver func(*http.Request) (app.Service, error)
+
+// MountPattern is where the daemon mounts a Handler built with
+// PathResolver: one MCP endpoint per live review, named by its session id
+// (the source's identity key). EndpointPath builds the same path for a
+// client.
+const MountPattern = "/mcp/{id}"
+
+// EndpointPath is the path of the MCP endpoint of session id under
+// MountPattern.
+func EndpointPath(id string) string { return "/mcp/" + url.PathEscape(id) }
+
+// PathResolver resolves the {id} path value of MountPattern with get (the
+// daemon's registry lookup, app.Registry.Get).
+func PathResolver(get func(id string) (app.Service, bool)) Resolver {
+	return func(r *http.Request) (app.Service, error) {
+		id := r.PathValue("id")
+		if svc, ok := get(id); ok {
+			return svc, nil
+		}
+		return nil, fmt.Errorf("no review %q is open in the daemon; open it first (leanreview mcp SOURCE does): %w", id, app.ErrNotFound)
+	}
+}
 
 // sessionIdle is how long an MCP session over HTTP may go without a request
 // before it is closed; agent hosts reconnect transparently.

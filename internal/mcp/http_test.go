@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -24,22 +23,22 @@ func TestHandler_ServesEachReviewAtItsOwnAddress(t *testing.T) {
 		"sample": newReview(t, readFile(t, "sample.patch")),
 		"big":    newReview(t, bigPatch(3, 5)),
 	}
-	resolve := func(r *http.Request) (app.Service, error) {
-		key := r.PathValue("review")
-		if rv, ok := reviews[key]; ok {
-			return rv.svc, nil
+	get := func(id string) (app.Service, bool) {
+		rv, ok := reviews[id]
+		if !ok {
+			return nil, false
 		}
-		return nil, fmt.Errorf("no review %q is open: %w", key, app.ErrNotFound)
+		return rv.svc, true
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp/{review}", mcp.NewHandler(resolve, mcp.Options{Version: "test"}))
+	mux.Handle(mcp.MountPattern, mcp.NewHandler(mcp.PathResolver(get), mcp.Options{Version: "test"}))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
 	connect := func(key string) *sdk.ClientSession {
 		t.Helper()
 		cs, err := sdk.NewClient(&sdk.Implementation{Name: "http-agent", Version: "1"}, nil).
-			Connect(ctx, &sdk.StreamableClientTransport{Endpoint: srv.URL + "/mcp/" + key, DisableStandaloneSSE: true}, nil)
+			Connect(ctx, &sdk.StreamableClientTransport{Endpoint: srv.URL + mcp.EndpointPath(key), DisableStandaloneSSE: true}, nil)
 		if err != nil {
 			t.Fatalf("connect to %s: %v", key, err)
 		}
@@ -77,7 +76,7 @@ func TestHandler_ServesEachReviewAtItsOwnAddress(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&apiErr); err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != http.StatusNotFound || apiErr.Code != "not_found" || !strings.Contains(apiErr.Message, `no review "closed" is open`) {
+	if resp.StatusCode != http.StatusNotFound || apiErr.Code != "not_found" || !strings.Contains(apiErr.Message, `no review "closed" is open in the daemon`) {
 		t.Errorf("unknown review: %d %+v, want 404 not_found", resp.StatusCode, apiErr)
 	}
 }
