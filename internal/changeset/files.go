@@ -231,6 +231,26 @@ func (p *parser) namedFile(oldV, newV string, line int) (File, error) {
 	return f, nil
 }
 
+// binaryFile records the file of a "Binary files OLD and NEW differ" line
+// outside a git section, as diff -r prints it: a binary change is a change
+// the reader must be told about even though there are no lines to show.
+// Names are stripped like a traditional diff's; a line whose names cannot
+// be told apart (both hold " and ") is left alone, as git and GNU patch
+// leave every such line.
+func (p *parser) binaryFile(line string) {
+	v := strings.TrimSuffix(strings.TrimSuffix(line, "\r"), " differ")[len("Binary files "):]
+	oldV, newV, ok := strings.Cut(v, " and ")
+	if !ok || strings.Contains(newV, " and ") {
+		return
+	}
+	f, err := p.namedFile(oldV, newV, p.line)
+	if err != nil {
+		return
+	}
+	f.Binary = true
+	p.addFile(f, nil)
+}
+
 // inferCreation marks a traditional diff's file added or deleted when its one
 // hunk has an empty side, as svn's "(nonexistent)" and GNU patch read it.
 func inferCreation(f *File) {

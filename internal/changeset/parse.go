@@ -125,6 +125,9 @@ func (p *parser) run() error {
 			err = p.traditionalFile()
 		case strings.HasPrefix(line, "*** ") && p.contextHeaderAt(next):
 			err = p.contextFile()
+		case strings.HasPrefix(line, "Binary files ") && strings.HasSuffix(strings.TrimSuffix(line, "\r"), " differ"):
+			p.binaryFile(line)
+			p.advance(next)
 		case strings.HasPrefix(line, "@@ -"):
 			return &ParseError{Line: p.line, Msg: `hunk header without a file header; expected "diff --git" or a "---"/"+++" pair before it`}
 		default:

@@ -108,6 +108,11 @@ func TestParse_ReadsEveryDialectIntoFiles(t *testing.T) {
 		{"diff-naur.diff", naur},
 		{"diff-ur-only-in.diff", naur[3:]},
 		{"context-recursive.diff", naur},
+		{"diff-r-binary.diff", []fileSummary{
+			{"added.bin", "added.bin", M, 0, 0, true, "", "", 0},
+			{"img.bin", "img.bin", M, 0, 0, true, "", "", 0},
+			{"t.txt", "t.txt", M, 1, 1, false, "", "", 1},
+		}},
 		{"miscounted.diff", []fileSummary{
 			{"list.txt", "list.txt", M, 3, 3, false, "", "", 3},
 			{"other.txt", "other.txt", M, 1, 1, false, "", "", 1},
