@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"time"
 )
 
@@ -100,11 +101,23 @@ func stopDaemon(ctx context.Context, opts ConnectOptions, d Discovery) error {
 	if err := call(ctx, opts.HTTP, d, http.MethodPost, "/api/v1/shutdown", nil); err != nil {
 		return fmt.Errorf("ask the daemon of version %s (pid %d) to stop: %w", d.Version, d.PID, err)
 	}
-	_, err := waitFor(ctx, opts, func(now Discovery, running bool) bool { return !running || now.Token != d.Token })
+	// Gone means its lock is free: it stops answering before it has
+	// released the lock, and a successor started earlier would fail.
+	_, err := waitFor(ctx, opts, func(Discovery, bool) bool { return lockFree(opts.RuntimeDir) })
 	if err != nil {
 		return fmt.Errorf("the daemon of version %s (pid %d) did not stop: %w", d.Version, d.PID, err)
 	}
 	return nil
+}
+
+// lockFree reports whether no daemon holds the lock in dir.
+func lockFree(dir string) bool {
+	f, err := lockFile(filepath.Join(dir, lockName))
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // waitFor polls the discovery file until ok, ctx ends or opts.Timeout.

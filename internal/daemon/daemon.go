@@ -54,7 +54,7 @@ type Daemon struct {
 	ln    net.Listener
 	addr  string
 	token string
-	lock  *os.File
+	lock  io.Closer
 	guard *guard
 	codes *loginCodes
 	act   *activity
@@ -65,6 +65,10 @@ type Daemon struct {
 }
 
 var errLocked = errors.New("another leanreview daemon is running")
+
+// lockName is the per-user lock's file in the runtime directory, held by
+// the running daemon for its whole life.
+const lockName = "daemon.lock"
 
 // New takes the per-user lock, listens on opts.Addr (loopback only) and
 // mints the token. It fails with errLocked-wrapped error when another
@@ -88,7 +92,7 @@ func New(opts Options) (*Daemon, error) {
 	if err := PrepareRuntimeDir(opts.RuntimeDir); err != nil {
 		return nil, err
 	}
-	lock, err := lockFile(filepath.Join(opts.RuntimeDir, "daemon.lock"))
+	lock, err := lockFile(filepath.Join(opts.RuntimeDir, lockName))
 	if err != nil {
 		return nil, err
 	}

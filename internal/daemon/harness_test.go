@@ -42,8 +42,10 @@ func registry(t *testing.T, stateDir string, deps app.Deps, opener app.Opener) *
 type running struct {
 	*daemon.Daemon
 	disc daemon.Discovery
-	done chan error
-	stop context.CancelFunc
+	// stopped is closed when Serve has returned err.
+	stopped chan struct{}
+	err     error
+	stop    context.CancelFunc
 }
 
 // start serves opts until the test ends; opts.RuntimeDir defaults to a
@@ -61,12 +63,12 @@ func start(t *testing.T, opts daemon.Options) *running {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{Daemon: d, disc: d.Discovery(), done: make(chan error, 1), stop: cancel}
-	go func() { r.done <- d.Serve(ctx) }()
+	r := &running{Daemon: d, disc: d.Discovery(), stopped: make(chan struct{}), stop: cancel}
+	go func() { r.err = d.Serve(ctx); close(r.stopped) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-r.done:
+		case <-r.stopped:
 		case <-time.After(10 * time.Second):
 			t.Error("the daemon did not stop within 10s")
 		}
@@ -88,6 +90,16 @@ func waitUp(t *testing.T, dir string) {
 			t.Fatalf("the daemon did not come up: %v", err)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitStopped fails the test unless Serve returns within limit.
+func (r *running) waitStopped(t *testing.T, limit time.Duration) {
+	t.Helper()
+	select {
+	case <-r.stopped:
+	case <-time.After(limit):
+		t.Fatalf("the daemon still runs after %v", limit)
 	}
 }
 

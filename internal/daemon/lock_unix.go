@@ -5,6 +5,7 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"syscall"
 )
@@ -12,7 +13,7 @@ import (
 // lockFile takes an exclusive, non-blocking advisory lock on path, held
 // until the returned file is closed (or the process dies). errLocked
 // means another process holds it.
-func lockFile(path string) (*os.File, error) {
+func lockFile(path string) (io.Closer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock %s: %w", path, err)
