@@ -3,8 +3,15 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 
+	"github.com/leanreview/leanreview/internal/app"
+	"github.com/leanreview/leanreview/internal/daemon"
+	"github.com/leanreview/leanreview/internal/httpapi"
 	"github.com/leanreview/leanreview/internal/mcp"
 	"github.com/spf13/cobra"
 )
@@ -32,6 +39,11 @@ are looking, comment (marked as the agent's, not saved), ask you to look
 at a hunk (you accept or decline), and resolve comments. It cannot move
 your cursor or change your comments.
 
+It joins the review held by your leanreview daemon (starting the daemon
+when none runs), so the agent works in the same live review as the
+terminal UI and the browser page on that source. With --in-process the
+review is held by this process alone.
+
 SOURCE is what every command takes (. for the working tree, the default).
 Standard input carries the MCP conversation, so - cannot be the source.`,
 		Example: `  leanreview mcp                      # the working tree of the current repository
@@ -54,9 +66,70 @@ Standard input carries the MCP conversation, so - cannot be the source.`,
 	return cmd
 }
 
-// mcpRun serves the review until the agent host closes standard input.
+// mcpRun serves the review until the agent host closes standard input:
+// by default the daemon's live review of the source, shared with every
+// terminal and browser attached to it.
 func mcpRun(ctx context.Context, f *Factory, opts *MCPOptions) error {
-	return mcpInProcess(ctx, f, opts)
+	if opts.InProcess {
+		return mcpInProcess(ctx, f, opts)
+	}
+	return mcpViaDaemon(ctx, f, opts)
+}
+
+// mcpViaDaemon joins (or starts) the per-user daemon, opens the source's
+// session there, and relays standard input and output to that session's
+// MCP endpoint. The daemon, not this process, stamps the agent as author.
+func mcpViaDaemon(ctx context.Context, f *Factory, opts *MCPOptions) error {
+	disc, err := f.connectDaemon(ctx)
+	if err != nil {
+		return fmt.Errorf("attach to the review daemon: %w (leanreview mcp --in-process serves without it)", err)
+	}
+	client, err := httpapi.NewClient(disc.BaseURL(), disc.Token, nil)
+	if err != nil {
+		return err
+	}
+	sess, err := client.Open(ctx, app.OpenRequest{Args: opts.Args, Dir: f.Dir, Staged: opts.Source.Staged, Base: opts.Source.Base})
+	if errors.Is(err, app.ErrInvalid) {
+		return usageError{err}
+	}
+	if err != nil {
+		return fmt.Errorf("open the review in the daemon: %w", err)
+	}
+	hc := &http.Client{Transport: bearer{token: disc.Token, next: http.DefaultTransport}}
+	return mcp.Relay(ctx, disc.BaseURL()+mcp.EndpointPath(sess.ID()), hc, f.IOStreams.In, f.IOStreams.Out, mcp.Options{Version: Version})
+}
+
+// connectDaemon returns the running daemon of this version, starting
+// `leanreview serve` in the background when there is none; its output goes
+// to daemon.log in the state directory.
+func (f *Factory) connectDaemon(ctx context.Context) (daemon.Discovery, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return daemon.Discovery{}, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return daemon.Discovery{}, fmt.Errorf("find the leanreview binary to start the daemon: %w", err)
+	}
+	start := func() error {
+		if err := os.MkdirAll(cfg.Paths.StateDir, 0o700); err != nil {
+			return err
+		}
+		return daemon.StartProcess(exe, []string{"serve"}, filepath.Join(cfg.Paths.StateDir, "daemon.log"))
+	}
+	return daemon.Connect(ctx, daemon.ConnectOptions{RuntimeDir: cfg.Paths.RuntimeDir, Version: Version, Start: start})
+}
+
+// bearer authenticates every request with the daemon's token.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
 }
 
 // mcpInProcess serves an in-process review of the source: the agent's
