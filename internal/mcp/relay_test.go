@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanreview/leanreview/internal/app"
@@ -18,6 +19,10 @@ import (
 // daemonMCP serves svc's MCP endpoint behind a bearer token, standing in
 // for the daemon, and returns its URL.
 func daemonMCP(t *testing.T, svc app.Service, token string) string {
+	return daemonServer(t, svc, token).URL + "/mcp"
+}
+
+func daemonServer(t *testing.T, svc app.Service, token string) *httptest.Server {
 	t.Helper()
 	h := mcp.NewHandler(func(*http.Request) (app.Service, error) { return svc, nil }, mcp.Options{Version: "daemon"})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -28,7 +33,7 @@ func daemonMCP(t *testing.T, svc app.Service, token string) string {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp"
+	return srv
 }
 
 // bearer adds a token to every request, as the relay's caller does.
@@ -113,5 +118,27 @@ func TestRelay_WrongTokenFailsAtTheStart(t *testing.T) {
 	err := <-done
 	if err == nil || !strings.Contains(err.Error(), "connect to the review daemon's MCP endpoint") {
 		t.Errorf("Relay with a wrong token: %v", err)
+	}
+}
+
+// TestRelay_EndsWhenTheDaemonGoesAway: a daemon that stops (idle, or
+// replaced by a newer version) ends the relay with an error, so the host
+// sees the server gone instead of every later call failing.
+func TestRelay_EndsWhenTheDaemonGoesAway(t *testing.T) {
+	srv := daemonServer(t, newReview(t, readFile(t, "sample.patch")).svc, "s3cret")
+	host, done := relayed(t, srv.URL+"/mcp", "s3cret")
+	if host == nil {
+		t.Fatal("the host could not connect through the relay")
+	}
+	call[mcp.FocusView](t, host, mcp.ToolFocus, nil)
+	srv.CloseClientConnections()
+	srv.Close()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "the review daemon ended the MCP session") {
+			t.Errorf("Relay after the daemon stopped: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the relay still runs 20s after the daemon stopped")
 	}
 }
