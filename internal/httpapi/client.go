@@ -116,3 +116,13 @@ func (c *Client) send(ctx context.Context, method, path string, in any, header h
 	}
 	return nil, e
 }
+
+// LoginURL asks the daemon for a one-time URL that logs a browser in to
+// it (valid once, for five minutes).
+func (c *Client) LoginURL(ctx context.Context) (string, error) {
+	var out struct {
+		URL string `json:"url"`
+	}
+	err := c.call(ctx, http.MethodPost, "/login-url", struct{}{}, &out)
+	return out.URL, err
+}
