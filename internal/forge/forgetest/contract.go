@@ -260,8 +260,14 @@ func (c Contract) testSubmit(t *testing.T) {
 	}
 	var want, got []line
 	for _, cm := range comments {
-		start := cm.StartLine
-		want = append(want, line{cm.MarkerID, cm.Path, cm.OldPath, cm.Side, cm.Line, start, cm.Body})
+		side, at := cm.Side, cm.Line
+		if s.host.Kind() == forge.KindGitLab {
+			// GitLab anchors a context row on both sides; it reads back as new.
+			if p, err := forge.Locate(s.diff, cm); err == nil && p.End.Kind == changeset.KindContext {
+				side, at = changeset.SideNew, p.End.NewLine
+			}
+		}
+		want = append(want, line{cm.MarkerID, cm.Path, cm.OldPath, side, at, cm.StartLine, cm.Body})
 	}
 	for _, hc := range s.host.Posted(s.ref) {
 		if hc.Path == "" || hc.Author != "reviewer" {

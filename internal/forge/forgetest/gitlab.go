@@ -97,7 +97,6 @@ type glDraft struct {
 	note     string
 	replyTo  string
 	position *glPosition
-	commitID string
 	created  time.Time
 }
 

@@ -97,7 +97,10 @@ func (g *GitLab) listDiffs(c *glCall) {
 	var out []obj
 	for _, f := range glPaginate(c, c.mr.files) {
 		body := ""
-		if f.Body() != "" {
+		switch {
+		case f.Binary:
+			body = fmt.Sprintf("Binary files a/%s and b/%s differ\n", f.OldPath, f.Path)
+		case f.Body() != "":
 			body = f.Body() + "\n"
 		}
 		mode := func(absent bool) string {

@@ -97,7 +97,10 @@ func TestFakeGitLab_ValidatesPositionsLikeGitLab(t *testing.T) {
 		return &gitlab.LineRangeOptions{Start: &gitlab.LinePositionOptions{LineCode: new(startCode), Type: new(startType)},
 			End: &gitlab.LinePositionOptions{LineCode: new(endCode), Type: new(endType)}}
 	}
-	withRange := func(p *gitlab.PositionOptions, r *gitlab.LineRangeOptions) *gitlab.PositionOptions { p.LineRange = r; return p }
+	withRange := func(p *gitlab.PositionOptions, r *gitlab.LineRangeOptions) *gitlab.PositionOptions {
+		p.LineRange = r
+		return p
+	}
 	noStart := pos(9, 0)
 	noStart.StartSHA = nil
 	tests := []struct {
