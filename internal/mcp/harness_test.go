@@ -175,7 +175,14 @@ func golden(t *testing.T, name string, got any) {
 	if err := enc.Encode(got); err != nil {
 		t.Fatal(err)
 	}
-	b := buf.Bytes()
+	goldenText(t, name, buf.String())
+}
+
+// goldenText compares got with testdata/golden/name, or rewrites the file
+// under -update.
+func goldenText(t *testing.T, name, got string) {
+	t.Helper()
+	b := []byte(got)
 	path := filepath.Join("testdata", "golden", name)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

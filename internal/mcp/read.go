@@ -3,12 +3,9 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leanreview/leanreview/internal/app"
-	"github.com/leanreview/leanreview/internal/changeset"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,13 +15,13 @@ Start with projection "summary": every changed file with its status, +/- line co
 - "full": each hunk of the files with its rows; every row carries its old and new line numbers, which are the numbers add_comment takes.
 - "patch": the same hunks as unified diff text, more compact, without per-row numbers.
 - "conversation": every comment (the human's and yours) with its status (exact, moved or orphaned), its author and whether it is resolved, and your suggestions with the human's answer (pending, accepted or declined).
-Give path (and for full and patch, hunks) to read part of a large change; full and patch stop after about 2000 lines and list in "omitted" what they left out. Every answer carries as_of: pass it to the writing tools so they refuse to act on a change that has moved since you read it.`
+Give path (a file or a directory, and for one file hunks) to read part of a large change: a summary lists at most 300 files (then "directories" shows where the rest are), and full and patch stop after about 2000 lines; "omitted" says what was left out. Every answer carries as_of: pass it to the writing tools so they refuse to act on a change that has moved since you read it.`
 
 // readInput is read_review's arguments.
 type readInput struct {
 	Projection string `json:"projection,omitempty" jsonschema:"what to read: summary (default), full, patch or conversation"`
-	Path       string `json:"path,omitempty" jsonschema:"read only this file (its path as the summary lists it)"`
-	Hunks      []int  `json:"hunks,omitempty" jsonschema:"with path, for full and patch: read only these hunks, numbered from 0"`
+	Path       string `json:"path,omitempty" jsonschema:"read only this file (its path as the summary lists it), or every changed file under a directory such as 'server/'"`
+	Hunks      []int  `json:"hunks,omitempty" jsonschema:"with the path of one file, for full and patch: read only these hunks, numbered from 0"`
 }
 
 // ReviewView is read_review's answer; which fields are filled depends on
@@ -39,7 +36,18 @@ type ReviewView struct {
 	// Comments and Suggestions are the conversation projection.
 	Comments    []CommentView    `json:"comments,omitempty"`
 	Suggestions []SuggestionView `json:"suggestions,omitempty" jsonschema:"your requests for the human's attention and their answers"`
-	Omitted     []string         `json:"omitted,omitempty" jsonschema:"what full or patch left out to stay short: read it with path and hunks"`
+	Omitted     []string         `json:"omitted,omitempty" jsonschema:"what the answer left out to stay short: read it with path (a file or a directory) and hunks"`
+	Directories []DirView        `json:"directories,omitempty" jsonschema:"when a summary lists only some files: the changed directories, to read one at a time with path"`
+}
+
+// DirView sums the changed files under one directory.
+type DirView struct {
+	Path      string `json:"path" jsonschema:"the directory, ending in '/', to pass as path; empty for files at the top"`
+	Files     int    `json:"files"`
+	Additions int    `json:"additions"`
+	Deletions int    `json:"deletions"`
+	HunksRead int    `json:"hunks_read"`
+	Hunks     int    `json:"hunks"`
 }
 
 // TotalsView sums a change.
@@ -66,11 +74,6 @@ var projectionNames = [...]string{projSummary: "summary", projFull: "full", proj
 
 func (p projection) String() string { return projectionNames[p] }
 
-// lineBudget is roughly how many diff lines full and patch return before
-// they stop and list the rest in Omitted: enough for a file or two of a
-// big change, small enough for a model's context.
-const lineBudget = 2000
-
 func readSchema() *jsonschema.Schema {
 	return inputSchema[readInput](func(p map[string]*jsonschema.Schema) {
 		p["projection"].Enum = []any{"summary", "full", "patch", "conversation"}
@@ -93,20 +96,22 @@ func (s *server) read(ctx context.Context, _ *sdk.CallToolRequest, in readInput)
 		return nil, ReviewView{}, translate("read_review", err)
 	}
 	out := ReviewView{AsOf: snap.AsOf, Source: sourceView(snap.Source), Projection: proj.String()}
+	var text string
 	switch proj {
 	case projSummary:
-		out.Totals, out.Files = summarize(snap, sel)
+		out.Totals, out.Files, out.Omitted, out.Directories = summarize(snap, sel)
+		text = summaryText(out)
 	case projFull:
 		out.Files, out.Omitted = fullFiles(snap, sel)
+		text = fullText(out)
 	case projPatch:
 		out.Patch, out.Omitted = patchText(sel)
-		// The text block carries the patch as a person would read it
-		// rather than as an escaped JSON string.
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: patchSummaryLine(out) + out.Patch}}}, out, nil
+		text = textHeader(out) + out.Patch
 	case projConversation:
 		out.Comments, out.Suggestions = conversation(snap, sel)
+		return nil, out, nil // small: its JSON is the text
 	}
-	return nil, out, nil
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
 }
 
 func parseProjection(name string) (projection, error) {
@@ -119,102 +124,4 @@ func parseProjection(name string) (projection, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown projection %q: use summary, full, patch or conversation: %w", name, app.ErrInvalid)
-}
-
-// selection is the part of a change a read asked for: files in patch
-// order, and for each the hunk indexes (all of them unless narrowed).
-type selection struct {
-	all   bool // no path given: the whole change
-	files []*changeset.File
-	hunks map[*changeset.File][]int
-}
-
-func selectFiles(cs *changeset.Changeset, in readInput) (selection, error) {
-	sel := selection{hunks: map[*changeset.File][]int{}}
-	if in.Path == "" {
-		if len(in.Hunks) > 0 {
-			return sel, fmt.Errorf("hunks are numbered within a file: give path too: %w", app.ErrInvalid)
-		}
-		sel.all = true
-		for i := range cs.Files {
-			sel.add(&cs.Files[i], nil)
-		}
-		return sel, nil
-	}
-	f, err := lookupFile(cs, in.Path, 0)
-	if err != nil {
-		return sel, err
-	}
-	for _, h := range in.Hunks {
-		if _, err := lookupHunk(f, h); err != nil {
-			return sel, err
-		}
-	}
-	sel.add(f, in.Hunks)
-	return sel, nil
-}
-
-// add selects f, narrowed to hunks when that is not empty.
-func (sel *selection) add(f *changeset.File, hunks []int) {
-	if len(hunks) == 0 {
-		hunks = make([]int, len(f.Hunks))
-		for i := range hunks {
-			hunks[i] = i
-		}
-	}
-	sel.files = append(sel.files, f)
-	sel.hunks[f] = hunks
-}
-
-// budget counts diff lines against lineBudget. Once a hunk does not fit,
-// every later one is refused too, so what is omitted is the tail of the
-// selection and one read with path and hunks picks it up.
-type budget struct {
-	used    int
-	spent   bool
-	omitted []string
-	// pending are the refused hunk indexes of the file being walked.
-	pending []int
-}
-
-// take reports whether hunk index (n lines) fits; the first hunk always
-// does, so a read returns something however big the hunk is.
-func (b *budget) take(index, n int) bool {
-	if b.spent || (b.used > 0 && b.used+n > lineBudget) {
-		b.spent = true
-		b.pending = append(b.pending, index)
-		return false
-	}
-	b.used += n
-	return true
-}
-
-// endFile records the hunks of f that take refused.
-func (b *budget) endFile(f *changeset.File) {
-	switch {
-	case len(b.pending) == 0:
-	case len(b.pending) == len(f.Hunks):
-		b.omitted = append(b.omitted, f.Path+" (whole file)")
-	default:
-		b.omitted = append(b.omitted, fmt.Sprintf("%s (hunks %s)", f.Path, indexList(b.pending)))
-	}
-	b.pending = b.pending[:0]
-}
-
-// indexList writes ascending indexes compactly: "3-5, 9".
-func indexList(idx []int) string {
-	var out []string
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
-			j++
-		}
-		if j == i {
-			out = append(out, strconv.Itoa(idx[i]))
-		} else {
-			out = append(out, fmt.Sprintf("%d-%d", idx[i], idx[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(out, ", ")
 }

@@ -6,20 +6,10 @@ import (
 
 // conversation is the conversation projection: every comment, placed
 // against the change as it is now, and every suggestion. With a path, only
-// the comments and suggestions on that file; orphaned comments have no
-// file left and are listed only for the whole change.
+// the comments and suggestions on that file or directory; orphaned
+// comments have no file left and are listed only for the whole change.
 func conversation(snap *app.Snapshot, sel selection) ([]CommentView, []SuggestionView) {
-	onFile := func(path string) bool {
-		if sel.all {
-			return true
-		}
-		for _, f := range sel.files {
-			if f.Path == path {
-				return true
-			}
-		}
-		return false
-	}
+	onFile := func(path string) bool { return sel.all || sel.paths[path] }
 	comments := make([]CommentView, 0, len(snap.Drafts))
 	for _, p := range snap.Drafts {
 		if onFile(p.Location.Path) {

@@ -1,13 +1,16 @@
 package mcp
 
 import (
+	"fmt"
+
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/changeset"
 )
 
-// summarize is the summary projection: one line per selected file, and
-// totals over the whole change.
-func summarize(snap *app.Snapshot, sel selection) (*TotalsView, []FileView) {
+// summarize is the summary projection: one line per selected file up to
+// summaryFileBudget, then the directories the selection spans; and totals
+// over the whole change.
+func summarize(snap *app.Snapshot, sel selection) (*TotalsView, []FileView, []string, []DirView) {
 	open := openComments(snap)
 	t := &TotalsView{Files: len(snap.Changeset.Files)}
 	for i := range snap.Changeset.Files {
@@ -22,11 +25,16 @@ func summarize(snap *app.Snapshot, sel selection) (*TotalsView, []FileView) {
 			t.Comments++
 		}
 	}
-	files := make([]FileView, 0, len(sel.files))
-	for _, f := range sel.files {
+	shown := sel.files[:min(len(sel.files), summaryFileBudget)]
+	files := make([]FileView, 0, len(shown))
+	for _, f := range shown {
 		files = append(files, fileView(f, snap.Viewed, open))
 	}
-	return t, files
+	if len(shown) == len(sel.files) {
+		return t, files, nil, nil
+	}
+	omitted := []string{fmt.Sprintf("%d more files: see directories, and read one with path", len(sel.files)-len(shown))}
+	return t, files, omitted, directories(sel.files, sel.dir, snap.Viewed)
 }
 
 // fullFiles is the full projection: the selected hunks with their rows,
@@ -44,10 +52,11 @@ func fullFiles(snap *app.Snapshot, sel selection) ([]FileView, []string) {
 			}
 			v.Hunks = append(v.Hunks, hunkView(h, snap.Viewed[h.Digest]))
 		}
-		b.endFile(f)
-		files = append(files, v)
+		if b.endFile(f) {
+			files = append(files, v)
+		}
 	}
-	return files, b.omitted
+	return files, b.list()
 }
 
 func fileView(f *changeset.File, viewed map[string]bool, open map[string]int) FileView {

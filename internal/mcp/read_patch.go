@@ -14,25 +14,28 @@ func patchText(sel selection) (string, []string) {
 	var b budget
 	var sb strings.Builder
 	for _, f := range sel.files {
-		fileHeader(&sb, f)
+		var fb strings.Builder
+		fileHeader(&fb, f)
 		for _, i := range sel.hunks[f] {
 			h := &f.Hunks[i]
 			if !b.take(i, len(h.Lines)) {
 				continue
 			}
-			fmt.Fprintf(&sb, "%s\n", h.Header)
+			fmt.Fprintf(&fb, "%s\n", h.Header)
 			lines := h.Lines
 			if h.Display != nil {
 				lines = h.Display
 			}
 			for _, l := range lines {
-				sb.WriteString(strings.TrimSuffix(l, "\r"))
-				sb.WriteByte('\n')
+				fb.WriteString(strings.TrimSuffix(l, "\r"))
+				fb.WriteByte('\n')
 			}
 		}
-		b.endFile(f)
+		if b.endFile(f) {
+			sb.WriteString(fb.String())
+		}
 	}
-	return sb.String(), b.omitted
+	return sb.String(), b.list()
 }
 
 // fileHeader writes the ---/+++ lines of f, and what a file without hunks
@@ -59,14 +62,4 @@ func fileHeader(sb *strings.Builder, f *changeset.File) {
 	if f.Binary {
 		sb.WriteString("# binary file changed: no text to show\n")
 	}
-}
-
-// patchSummaryLine heads the text form of a patch answer with what the
-// structured form carries besides the patch.
-func patchSummaryLine(v ReviewView) string {
-	s := fmt.Sprintf("as_of: %s\n", v.AsOf)
-	if len(v.Omitted) > 0 {
-		s += fmt.Sprintf("omitted (read with path and hunks): %s\n", strings.Join(v.Omitted, "; "))
-	}
-	return s + "\n"
 }

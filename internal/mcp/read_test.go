@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/mcp"
@@ -52,6 +53,9 @@ func TestReadReview_Golden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			golden(t, "read-"+tc.name+".json", call[mcp.ReviewView](t, cs, mcp.ToolRead, tc.args))
+			if tc.args["projection"] != "conversation" {
+				goldenText(t, "read-"+tc.name+".txt", text(callTool(t, cs, mcp.ToolRead, tc.args)))
+			}
 		})
 	}
 	t.Run("focus", func(t *testing.T) {
@@ -101,7 +105,7 @@ func TestReadReview_RefusalsSayWhatIsValid(t *testing.T) {
 		{"hunks of a binary file", map[string]any{"projection": "full", "path": "docs/logo.png", "hunks": []int{0}},
 			[]string{`docs/logo.png is a binary file: it has no hunks`}},
 		{"hunks without a path", map[string]any{"projection": "patch", "hunks": []int{1}},
-			[]string{`invalid`, `give path too`}},
+			[]string{`invalid`, `give its path too`}},
 		{"unknown projection", map[string]any{"projection": "everything"},
 			[]string{`projection`}},
 		{"undeclared argument", map[string]any{"projection": "summary", "limit": 5},
@@ -144,8 +148,8 @@ func TestReadReview_BigChangeStopsAtTheBudgetAndSaysWhatItLeftOut(t *testing.T) 
 	if rows != 2000 {
 		t.Errorf("full returned %d rows, want the 2000-line budget filled by whole hunks", rows)
 	}
-	if len(full.Files) != 60 {
-		t.Errorf("full listed %d files, want all 60 (those without hunks read still show their counts)", len(full.Files))
+	if len(full.Files) != 20 || full.Files[19].Path != "f19.txt" {
+		t.Errorf("full listed %d files, want the 20 it returned hunks of", len(full.Files))
 	}
 	if len(full.Omitted) != 40 || full.Omitted[0] != "f20.txt (whole file)" {
 		t.Errorf("omitted = %v, want f20.txt to f59.txt", full.Omitted)
@@ -160,13 +164,67 @@ func TestReadReview_BigChangeStopsAtTheBudgetAndSaysWhatItLeftOut(t *testing.T) 
 	}
 }
 
+// TestReadReview_ThousandsOfFilesAreReadByDirectory: a summary of a change
+// with more files than it lists names the rest's directories, a directory
+// given as path reads just its files, and an omitted list is cut short.
+func TestReadReview_ThousandsOfFilesAreReadByDirectory(t *testing.T) {
+	var paths []string
+	for _, dir := range []string{"api/v1/", "api/v2/", "cmd/", "docs/"} {
+		for i := range 100 {
+			paths = append(paths, fmt.Sprintf("%sf%03d.txt", dir, i))
+		}
+	}
+	cs := agent(t, newReview(t, patchOf(paths, 30)).svc)
+
+	sum := call[mcp.ReviewView](t, cs, mcp.ToolRead, map[string]any{"projection": "summary"})
+	if sum.Totals.Files != 400 || len(sum.Files) != 300 {
+		t.Errorf("summary: %d files in totals, %d listed; want 400 and 300", sum.Totals.Files, len(sum.Files))
+	}
+	if want := []string{"100 more files: see directories, and read one with path"}; !cmp.Equal(sum.Omitted, want) {
+		t.Errorf("summary omitted %q, want %q", sum.Omitted, want)
+	}
+	wantDirs := []mcp.DirView{
+		{Path: "api/v1/", Files: 100, Additions: 3000, Hunks: 100},
+		{Path: "api/v2/", Files: 100, Additions: 3000, Hunks: 100},
+		{Path: "cmd/", Files: 100, Additions: 3000, Hunks: 100},
+		{Path: "docs/", Files: 100, Additions: 3000, Hunks: 100},
+	}
+	if diff := cmp.Diff(wantDirs, sum.Directories); diff != "" {
+		t.Errorf("summary directories (-want +got):\n%s", diff)
+	}
+
+	dir := call[mcp.ReviewView](t, cs, mcp.ToolRead, map[string]any{"projection": "summary", "path": "cmd"})
+	if len(dir.Files) != 100 || dir.Files[0].Path != "cmd/f000.txt" || len(dir.Omitted) != 0 {
+		t.Errorf("summary of cmd: %d files from %q, omitted %v", len(dir.Files), dir.Files[0].Path, dir.Omitted)
+	}
+	api := call[mcp.ReviewView](t, cs, mcp.ToolRead, map[string]any{"projection": "full", "path": "api/"})
+	if len(api.Files) != 66 || api.Files[0].Path != "api/v1/f000.txt" {
+		t.Errorf("full of api/: %d files from %q, want the 66 that fill 2000 lines", len(api.Files), api.Files[0].Path)
+	}
+	if n := len(api.Omitted); n != 41 || api.Omitted[40] != "and 94 more files: read them with path, a file or a directory" {
+		t.Errorf("full of api/ omitted %d entries ending %q", n, api.Omitted[n-1])
+	}
+	if msg := callErr(t, cs, mcp.ToolRead, map[string]any{"projection": "full", "path": "cmd/", "hunks": []int{0}}); !strings.Contains(msg, "cmd/ is a directory of 100 changed files") {
+		t.Errorf("hunks of a directory: %q", msg)
+	}
+}
+
 // bigPatch is a git patch adding files f0.txt ... each of lines lines.
 func bigPatch(files, lines int) []byte {
+	paths := make([]string, files)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("f%d.txt", i)
+	}
+	return patchOf(paths, lines)
+}
+
+// patchOf is a git patch adding each of paths with lines lines.
+func patchOf(paths []string, lines int) []byte {
 	var b strings.Builder
-	for i := range files {
-		fmt.Fprintf(&b, "diff --git a/f%d.txt b/f%d.txt\nnew file mode 100644\n--- /dev/null\n+++ b/f%d.txt\n@@ -0,0 +1,%d @@\n", i, i, i, lines)
+	for _, p := range paths {
+		fmt.Fprintf(&b, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", p, p, p, lines)
 		for l := range lines {
-			fmt.Fprintf(&b, "+line %d of file %d\n", l+1, i)
+			fmt.Fprintf(&b, "+line %d of %s\n", l+1, p)
 		}
 	}
 	return []byte(b.String())
