@@ -2,8 +2,8 @@ package mcp_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"flag"
+	"fmt"
 	"os"
 	"testing"
 	"time"
