@@ -12,8 +12,8 @@ import (
 const readDescription = `Read the change under review and its review conversation.
 
 Start with projection "summary": every changed file with its status, +/- line counts, number of hunks, how many of them the human has marked read, and unresolved comments. Then read what you need:
-- "full": each hunk of the files with its rows; every row carries its old and new line numbers, which are the numbers add_comment takes.
-- "patch": the same hunks as unified diff text, more compact, without per-row numbers.
+- "full": each hunk of the files with every row numbered in two gutters, its line in the old file and in the new one: the numbers add_comment takes.
+- "patch": the same hunks as plain unified diff text, without per-row numbers.
 - "conversation": every comment (the human's and yours) with its status (exact, moved or orphaned), its author and whether it is resolved, and your suggestions with the human's answer (pending, accepted or declined).
 Give path (a file or a directory, and for one file hunks) to read part of a large change: a summary lists at most 300 files (then "directories" shows where the rest are), and full and patch stop after about 2000 lines; "omitted" says what was left out. Every answer carries as_of: pass it to the writing tools so they refuse to act on a change that has moved since you read it.`
 
