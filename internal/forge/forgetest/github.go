@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/forge"
 )
 
@@ -381,79 +380,3 @@ func paginate[T any](r *http.Request, items []T, h http.Header) []T {
 	hi := min(lo+per, len(items))
 	return items[lo:hi]
 }
-
-// PullSeed describes a pull request to put on the fake.
-type PullSeed struct {
-	Repo   string // "owner/repo"
-	Number int
-	Title  string
-	// Author defaults to GitHubAuthor.
-	Author     string
-	Base, Head string
-	Patch      []byte
-	Draft      bool
-}
-
-// AddPull puts a pull request on the fake and returns its reference.
-func (g *GitHub) AddPull(s PullSeed) forge.Ref {
-	g.t.Helper()
-	files, err := parsePatch(string(s.Patch))
-	if err != nil {
-		g.t.Fatalf("fake GitHub: seed patch: %v", err)
-	}
-	if s.Author == "" {
-		s.Author = GitHubAuthor
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.pulls[pullKey(s.Repo, s.Number)] = &ghPull{repo: s.Repo, number: s.Number, title: s.Title, author: s.Author,
-		draft: s.Draft, base: s.Base, head: s.Head, heads: []string{s.Head}, patch: string(s.Patch), files: files,
-		created: g.opts.Now()}
-	return forge.Ref{Host: "github.com", Kind: forge.KindGitHub, Repo: s.Repo, Number: s.Number}
-}
-
-// Push moves a pull request to a new head with a new diff, as a force-push
-// does. Comments whose line no longer shows the same text become outdated.
-func (g *GitHub) Push(ref forge.Ref, head string, patch []byte) {
-	g.t.Helper()
-	files, err := parsePatch(string(patch))
-	if err != nil {
-		g.t.Fatalf("fake GitHub: push patch: %v", err)
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	p := g.pulls[pullKey(ref.Repo, ref.Number)]
-	oldFiles := p.files
-	p.head, p.patch, p.files = head, string(patch), files
-	p.heads = append(p.heads, head)
-	for _, c := range p.comments {
-		if !c.outdated && !sameLineText(oldFiles, files, c) {
-			c.outdated = true
-		}
-	}
-}
-
-func sameLineText(before, after []patchFile, c *ghComment) bool {
-	side := changeset.SideNew
-	if c.side == "LEFT" {
-		side = changeset.SideOld
-	}
-	was, now := fileNamed(before, c.path), fileNamed(after, c.path)
-	if was == nil || now == nil {
-		return false
-	}
-	_, _, a, ok1 := was.rowAt(side, c.line)
-	_, _, b, ok2 := now.rowAt(side, c.line)
-	return ok1 && ok2 && a == b
-}
-
-func fileNamed(files []patchFile, path string) *patchFile {
-	for i := range files {
-		if files[i].Path == path {
-			return &files[i]
-		}
-	}
-	return nil
-}
-
-func pullKey(repo string, n int) string { return repo + "#" + strconv.Itoa(n) }
