@@ -22,7 +22,7 @@ func (o fixedOpener) OpenSource(context.Context, app.OpenRequest) (app.OpenedSou
 }
 
 // registry builds a Registry persisting under stateDir that opens src.
-func registry(t *testing.T, stateDir string, deps app.Deps, opener app.Opener) *app.Registry {
+func registry(t testing.TB, stateDir string, deps app.Deps, opener app.Opener) *app.Registry {
 	t.Helper()
 	drafts, err := store.New(filepath.Join(stateDir, "drafts"), 1)
 	if err != nil {
@@ -50,7 +50,7 @@ type running struct {
 
 // start serves opts until the test ends; opts.RuntimeDir defaults to a
 // fresh directory and opts.Version to "test".
-func start(t *testing.T, opts daemon.Options) *running {
+func start(t testing.TB, opts daemon.Options) *running {
 	t.Helper()
 	if opts.RuntimeDir == "" {
 		opts.RuntimeDir = filepath.Join(t.TempDir(), "run")
@@ -78,7 +78,7 @@ func start(t *testing.T, opts daemon.Options) *running {
 }
 
 // waitUp waits for the discovery file: Serve writes it before serving.
-func waitUp(t *testing.T, dir string) {
+func waitUp(t testing.TB, dir string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -94,7 +94,7 @@ func waitUp(t *testing.T, dir string) {
 }
 
 // waitStopped fails the test unless Serve returns within limit.
-func (r *running) waitStopped(t *testing.T, limit time.Duration) {
+func (r *running) waitStopped(t testing.TB, limit time.Duration) {
 	t.Helper()
 	select {
 	case <-r.stopped:
@@ -103,7 +103,7 @@ func (r *running) waitStopped(t *testing.T, limit time.Duration) {
 	}
 }
 
-func (r *running) client(t *testing.T) *httpapi.Client {
+func (r *running) client(t testing.TB) *httpapi.Client {
 	t.Helper()
 	c, err := httpapi.NewClient(r.disc.BaseURL(), r.disc.Token, nil)
 	if err != nil {
@@ -122,7 +122,7 @@ type fixture struct {
 	src   *apptest.Source
 }
 
-func newFixture(t *testing.T, opts daemon.Options) *fixture {
+func newFixture(t testing.TB, opts daemon.Options) *fixture {
 	t.Helper()
 	src := apptest.NewSource(apptest.V1)
 	info := app.SourceInfo{Kind: "file", Key: "patch-fixture", Label: "calc-v1.diff"}

@@ -15,7 +15,9 @@ type Source struct {
 
 func sourceOf(i app.SourceInfo) Source { return Source{Kind: i.Kind, Key: i.Key, Label: i.Label} }
 
-func (s Source) info() app.SourceInfo { return app.SourceInfo{Kind: s.Kind, Key: s.Key, Label: s.Label} }
+func (s Source) info() app.SourceInfo {
+	return app.SourceInfo{Kind: s.Kind, Key: s.Key, Label: s.Label}
+}
 
 // OpenRequest is the body of POST /sessions: a source named as on the
 // command line, resolved from Dir (absolute).
