@@ -1,9 +1,9 @@
-// Package e2e runs the leanreview binary the way its users' programs do.
-// This file is the agent's path: an MCP client (the official go-sdk, as an
-// agent host uses it) spawns `leanreview mcp` and talks to it over stdio,
-// while the human works the same review through the daemon's HTTP API,
-// the service the terminal UI uses when it shares a review.
-package e2e
+// Package agent runs the leanreview binary the way an AI agent host does:
+// an MCP client (the official go-sdk) spawns `leanreview mcp` and talks to
+// it over stdio, while the human works the same review through the
+// daemon's HTTP API, the service the terminal UI uses when it shares a
+// review.
+package agent
 
 import (
 	"context"
@@ -39,12 +39,12 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "leanreview-e2e")
+	dir, err := os.MkdirTemp("", "leanreview-e2e-agent")
 	if err != nil {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "leanreview")
-	build := exec.Command("go", "build", "-o", binary, "../../cmd/leanreview")
+	build := exec.Command("go", "build", "-o", binary, "../../../cmd/leanreview")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		panic("build leanreview: " + err.Error())
@@ -86,7 +86,7 @@ func newHome(t *testing.T) *home {
 // samplePatch is the repository's sample change, by absolute path.
 func samplePatch(t *testing.T) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "testdata", "sample.patch"))
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "sample.patch"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,5 +359,70 @@ func TestMCP_InProcessServesTheAgentAlone(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.runtime, "leanreview", daemon.DiscoveryFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("--in-process left a daemon behind: %v", err)
+	}
+}
+
+// TestMCP_StartsTheDaemonWhenNoneRuns: an agent host starting `leanreview
+// mcp` with no daemon running gets one started in the background, and the
+// human joining the same source afterwards shares the agent's review.
+func TestMCP_StartsTheDaemonWhenNoneRuns(t *testing.T) {
+	if err := exec.Command(binary, "serve", "--help").Run(); err != nil {
+		t.Skip("the binary has no serve command yet, which `leanreview mcp` starts the daemon with")
+	}
+	ctx := context.Background()
+	h := newHome(t)
+	patch := samplePatch(t)
+	var disc daemon.Discovery
+	t.Cleanup(func() { // after the agent host has closed
+		if disc.Token != "" {
+			stopDaemon(t, disc)
+		}
+	})
+	agent := agentHost(t, h, "mcp", patch)
+	disc, err := daemon.ReadDiscovery(filepath.Join(h.runtime, "leanreview"))
+	if err != nil {
+		t.Fatalf("no daemon after leanreview mcp: %v", err)
+	}
+
+	comment := call[mcp.CommentView](t, agent, mcp.ToolComment, map[string]any{"path": "docs/README.md", "line": 5, "body": "Say which status an unknown id gets."})
+	client, err := httpapi.NewClient(disc.BaseURL(), disc.Token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	human, err := client.Open(ctx, app.OpenRequest{Args: []string{patch}, Dir: h.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := human.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := findDraft(snap.Drafts, comment.ID); !ok || d.Author != session.ActorAgent {
+		t.Errorf("the human's view of the started daemon's review: %+v", snap.Drafts)
+	}
+}
+
+// stopDaemon asks the daemon the test started to stop, and waits until it
+// has removed its discovery file.
+func stopDaemon(t *testing.T, disc daemon.Discovery) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, disc.BaseURL()+httpapi.Prefix+"/shutdown", nil)
+	req.Header.Set("Authorization", "Bearer "+disc.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Errorf("stop the daemon (pid %d): %v", disc.PID, err)
+		return
+	}
+	resp.Body.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := http.Get(disc.BaseURL() + httpapi.Prefix + "/version"); err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the daemon (pid %d) still answers 10s after shutdown", disc.PID)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
