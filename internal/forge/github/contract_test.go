@@ -1,6 +1,7 @@
 package github_test
 
 import (
+	"flag"
 	"testing"
 	"time"
 
@@ -28,4 +29,13 @@ func contract() forgetest.Contract {
 
 func TestGitHub_PassesTheForgeContract(t *testing.T) {
 	forgetest.RunContract(t, contract())
+}
+
+var schedules = flag.Int("schedules", 0, "seeded fault schedules to run on top of the contract's 30")
+
+func TestGitHub_SurvivesManySeededFaultSchedules(t *testing.T) {
+	if *schedules == 0 {
+		t.Skip("run with -schedules N")
+	}
+	forgetest.RunFaultSchedules(t, contract(), 1000, *schedules)
 }

@@ -1,6 +1,7 @@
 package gitlab_test
 
 import (
+	"flag"
 	"testing"
 	"time"
 
@@ -35,4 +36,14 @@ func TestGitLab_PassesTheForgeContractWithDraftNotes(t *testing.T) {
 
 func TestGitLab_PassesTheForgeContractWithoutDraftNotes(t *testing.T) {
 	forgetest.RunContract(t, contract(forgetest.GitLabOptions{NoDraftNotes: true}))
+}
+
+var schedules = flag.Int("schedules", 0, "seeded fault schedules to run on top of the contract's 30")
+
+func TestGitLab_SurvivesManySeededFaultSchedules(t *testing.T) {
+	if *schedules == 0 {
+		t.Skip("run with -schedules N")
+	}
+	forgetest.RunFaultSchedules(t, contract(forgetest.GitLabOptions{}), 1000, *schedules)
+	forgetest.RunFaultSchedules(t, contract(forgetest.GitLabOptions{NoDraftNotes: true}), 1000, *schedules)
 }
