@@ -299,26 +299,6 @@ func (l *Local) MarkViewed(ctx context.Context, actor session.Actor, digest stri
 	return "", nil
 }
 
-func fileOfHunk(cs *changeset.Changeset, digest string) *changeset.File {
-	for i := range cs.Files {
-		for _, h := range cs.Files[i].Hunks {
-			if h.Digest == digest {
-				return &cs.Files[i]
-			}
-		}
-	}
-	return nil
-}
-
-func fileComplete(f *changeset.File, viewed map[string]bool) bool {
-	for _, h := range f.Hunks {
-		if !viewed[h.Digest] {
-			return false
-		}
-	}
-	return len(f.Hunks) > 0
-}
-
 // SetCursor implements Service.
 func (l *Local) SetCursor(ctx context.Context, actor session.Actor, c Cursor) error {
 	if actor != session.ActorHuman {

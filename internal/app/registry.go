@@ -118,6 +118,13 @@ func (r *Registry) Open(ctx context.Context, req OpenRequest) (SourceInfo, Servi
 		if e.err != nil {
 			return SourceInfo{}, nil, e.err
 		}
+		if src.Watch != "" {
+			// A joiner must not be served a frozen copy if the watcher
+			// missed a change (or could not watch): one diff settles it.
+			if err := e.svc.Reload(ctx); err != nil {
+				r.deps.Log.Warn("reload on join failed", "session", key, "err", err)
+			}
+		}
 		return e.info, e.svc, nil
 	}
 	e.svc, e.err = NewLocal(ctx, LocalDeps{Deps: r.deps.Deps, Info: src.Info, Source: src.Source, Viewed: r.deps.Viewed})

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+
+	"github.com/leanreview/leanreview/internal/changeset"
 )
 
 // viewedSchema is the version of viewedDoc written to disk.
@@ -68,4 +70,28 @@ func saveViewedMark(ctx context.Context, docs Documents, source SourceInfo, dige
 		sort.Strings(doc.Digests)
 		return nil
 	})
+}
+
+// fileOfHunk returns the file of cs holding the hunk with digest, nil when
+// none does.
+func fileOfHunk(cs *changeset.Changeset, digest string) *changeset.File {
+	for i := range cs.Files {
+		for _, h := range cs.Files[i].Hunks {
+			if h.Digest == digest {
+				return &cs.Files[i]
+			}
+		}
+	}
+	return nil
+}
+
+// fileComplete reports whether every hunk of f is in viewed; a file with
+// no hunks (binary) is never complete.
+func fileComplete(f *changeset.File, viewed map[string]bool) bool {
+	for _, h := range f.Hunks {
+		if !viewed[h.Digest] {
+			return false
+		}
+	}
+	return len(f.Hunks) > 0
 }

@@ -55,10 +55,12 @@ type Daemon struct {
 	addr  string
 	token string
 	lock  io.Closer
-	guard *guard
-	codes *loginCodes
-	act   *activity
-	log   *slog.Logger
+	// started is when New ran, for the discovery file.
+	started time.Time
+	guard   *guard
+	codes   *loginCodes
+	act     *activity
+	log     *slog.Logger
 
 	stopOnce sync.Once
 	stop     chan struct{} // closed by an authenticated shutdown request
@@ -103,7 +105,7 @@ func New(opts Options) (*Daemon, error) {
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	d := &Daemon{
-		opts: opts, ln: ln, addr: ln.Addr().String(), token: newSecret(), lock: lock, log: opts.Log,
+		opts: opts, ln: ln, addr: ln.Addr().String(), token: newSecret(), lock: lock, log: opts.Log, started: opts.Now(),
 		codes: &loginCodes{now: opts.Now, codes: map[string]time.Time{}},
 		act:   &activity{now: opts.Now, last: opts.Now()},
 		stop:  make(chan struct{}),
@@ -114,7 +116,7 @@ func New(opts Options) (*Daemon, error) {
 
 // Discovery is what the discovery file says about this daemon.
 func (d *Daemon) Discovery() Discovery {
-	return Discovery{Version: d.opts.Version, Addr: d.addr, Token: d.token, PID: os.Getpid(), Started: d.act.last}
+	return Discovery{Version: d.opts.Version, Addr: d.addr, Token: d.token, PID: os.Getpid(), Started: d.started}
 }
 
 // LoginURL mints a one-time URL that logs a browser in (five minutes).
