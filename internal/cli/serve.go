@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/daemon"
 	"github.com/leanreview/leanreview/internal/httpapi"
+	"github.com/leanreview/leanreview/internal/mcp"
 	"github.com/leanreview/leanreview/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -70,8 +72,10 @@ func serveRun(ctx context.Context, f *Factory, opts *ServeOptions) error {
 		return err
 	}
 	defer reg.Close()
+	agent := mcp.NewHandler(mcp.PathResolver(reg.Get), mcp.Options{Version: Version, Logger: log})
 	d, err := daemon.New(daemon.Options{
 		Version: Version, RuntimeDir: run, Addr: opts.Addr, Sessions: reg, IdleTimeout: opts.Idle, Log: log,
+		Mounts: map[string]http.Handler{mcp.MountPattern: agent},
 	})
 	if errors.Is(err, daemon.ErrNotLoopback) {
 		return usageError{err}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/leanreview/leanreview/internal/config"
 	"github.com/leanreview/leanreview/internal/daemon"
 	"github.com/leanreview/leanreview/internal/iostreams"
+	"github.com/leanreview/leanreview/internal/mcp"
 	"github.com/leanreview/leanreview/internal/session"
 )
 
@@ -112,6 +114,17 @@ func TestServe_ShareJoinsTheDaemonAndWritesTheTerminalsDraftsFile(t *testing.T) 
 	ref := app.LineRef{Path: "calc.go", Side: changeset.SideNew, Start: 20}
 	if _, err := svc.Comment(ctx, session.ActorHuman, app.CommentRequest{Ref: ref, Body: "shared"}); err != nil {
 		t.Fatal(err)
+	}
+	// The agent's MCP endpoint for the session is mounted behind the same
+	// token check as the API.
+	disc, _ := daemon.ReadDiscovery(cfg.Paths.RuntimeDir)
+	resp, err := http.Post(disc.BaseURL()+mcp.EndpointPath(svc.ID()), "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the MCP endpoint without the token: %s, want 401", resp.Status)
 	}
 	_, _, err = sharer.SharedService(ctx, []string{"-"}, sourceFlags{})
 	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "standard input cannot be shared") {
