@@ -426,3 +426,44 @@ func stopDaemon(t *testing.T, disc daemon.Discovery) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestMCP_CallsThroughTheDaemonAreFastAndLoseNothing measures the agent's
+// whole path (stdio to the relay, HTTP to the daemon, the session) with
+// 200 reads and 200 comments, and checks every comment reached the
+// human's view of the review.
+func TestMCP_CallsThroughTheDaemonAreFastAndLoseNothing(t *testing.T) {
+	ctx := context.Background()
+	h := newHome(t)
+	_, disc := userDaemon(t, h)
+	patch := samplePatch(t)
+	agent := agentHost(t, h, "mcp", patch)
+	const n = 200
+	start := time.Now()
+	for range n {
+		call[mcp.FocusView](t, agent, mcp.ToolFocus, nil)
+	}
+	reads := time.Since(start)
+	start = time.Now()
+	for i := range n {
+		call[mcp.CommentView](t, agent, mcp.ToolComment, map[string]any{"path": "server/handler.go", "line": 15 + i%26, "body": fmt.Sprintf("remark %d", i)})
+	}
+	writes := time.Since(start)
+	t.Logf("through stdio, the relay and the daemon: %d get_human_focus in %v (%.0f/s), %d add_comment in %v (%.0f/s)",
+		n, reads.Round(time.Millisecond), n/reads.Seconds(), n, writes.Round(time.Millisecond), n/writes.Seconds())
+
+	client, err := httpapi.NewClient(disc.BaseURL(), disc.Token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	human, err := client.Open(ctx, app.OpenRequest{Args: []string{patch}, Dir: h.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := human.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Drafts) != n {
+		t.Errorf("the human sees %d of the agent's %d comments", len(snap.Drafts), n)
+	}
+}
