@@ -100,24 +100,25 @@ func mcpViaDaemon(ctx context.Context, f *Factory, opts *MCPOptions) error {
 }
 
 // connectDaemon returns the running daemon of this version, starting
-// `leanreview serve` in the background when there is none; its output goes
-// to daemon.log in the state directory.
+// `leanreview serve` in the background when there is none, logging to
+// daemon.log in the runtime directory as SharedService's does.
 func (f *Factory) connectDaemon(ctx context.Context) (daemon.Discovery, error) {
 	cfg, err := f.Config()
 	if err != nil {
 		return daemon.Discovery{}, err
 	}
+	run := cfg.Paths.RuntimeDir
 	exe, err := os.Executable()
 	if err != nil {
-		return daemon.Discovery{}, fmt.Errorf("find the leanreview binary to start the daemon: %w", err)
+		return daemon.Discovery{}, fmt.Errorf("find leanreview to start its daemon: %w", err)
 	}
 	start := func() error {
-		if err := os.MkdirAll(cfg.Paths.StateDir, 0o700); err != nil {
+		if err := daemon.PrepareRuntimeDir(run); err != nil {
 			return err
 		}
-		return daemon.StartProcess(exe, []string{"serve"}, filepath.Join(cfg.Paths.StateDir, "daemon.log"))
+		return daemon.StartProcess(exe, []string{"serve"}, filepath.Join(run, "daemon.log"))
 	}
-	return daemon.Connect(ctx, daemon.ConnectOptions{RuntimeDir: cfg.Paths.RuntimeDir, Version: Version, Start: start})
+	return daemon.Connect(ctx, daemon.ConnectOptions{RuntimeDir: run, Version: Version, Start: start})
 }
 
 // bearer authenticates every request with the daemon's token.
