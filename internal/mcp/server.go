@@ -10,7 +10,9 @@
 //
 // The tools are thin (decode, call app.Service, encode the wire types of
 // wire.go), one file each. The same server runs over stdio (Serve, for
-// `leanreview mcp`) and over streamable HTTP (Handler, for the daemon).
+// `leanreview mcp --in-process`) and over streamable HTTP (Handler, which
+// the daemon mounts at MountPattern); Relay joins a stdio agent host to
+// the daemon's endpoint, which is what `leanreview mcp` does by default.
 package mcp
 
 import (
