@@ -238,7 +238,7 @@ func (p *parser) namedFile(oldV, newV string, line int) (File, error) {
 // be told apart (both hold " and ") is left alone, as git and GNU patch
 // leave every such line.
 func (p *parser) binaryFile(line string) {
-	v := strings.TrimSuffix(strings.TrimSuffix(line, "\r"), " differ")[len("Binary files "):]
+	v, _ := strings.CutPrefix(strings.TrimSuffix(strings.TrimSuffix(line, "\r"), " differ"), "Binary files ")
 	oldV, newV, ok := strings.Cut(v, " and ")
 	if !ok || strings.Contains(newV, " and ") {
 		return
