@@ -114,6 +114,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdDrafts(f, nil),
 		newCmdExport(f, nil),
 		newCmdRelocate(f, nil),
+		newCmdServe(f, nil),
 	)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
