@@ -115,6 +115,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdExport(f, nil),
 		newCmdRelocate(f, nil),
 		newCmdServe(f, nil),
+		newCmdMCP(f, nil),
 	)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
