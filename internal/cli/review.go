@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 
 	"github.com/leanreview/leanreview/internal/app"
@@ -43,7 +44,7 @@ func reviewRun(ctx context.Context, f *Factory, opts *RootOptions, demo bool) er
 		info, src = sourceInfo(s), s
 	}
 	open := func(ctx context.Context) (app.Service, error) {
-		return f.openLocal(ctx, cfg, info, src)
+		return f.openLocal(ctx, cfg, info, budgetedSource{src})
 	}
 	ed := &lazyEditor{settings: editor.SettingsFrom(cfg, editor.GitVar(f.Dir, f.Sources.Environ))}
 	return tui.Run(ctx, tui.Options{
@@ -76,6 +77,29 @@ func (f *Factory) openLocal(ctx context.Context, cfg *config.Config, info app.So
 		return nil, parseFailure(err)
 	}
 	return svc, nil
+}
+
+// budgetedSource sets the process's soft memory limit from the size of
+// each patch it yields. Go's collector otherwise lets the heap grow to
+// twice the live data between collections; a review holds the patch and
+// its parse (about 3.5 times the patch), so the default would let a long
+// session reach 7 times the patch. The limit keeps the peak near
+// memoryBudget, at the price of more frequent collections of small
+// per-frame garbage.
+type budgetedSource struct{ app.PatchSource }
+
+func (b budgetedSource) Patch(ctx context.Context) ([]byte, error) {
+	patch, err := b.PatchSource.Patch(ctx)
+	if err == nil {
+		debug.SetMemoryLimit(memoryBudget(len(patch)))
+	}
+	return patch, err
+}
+
+// memoryBudget is 4.5 times the patch, and never under 64 MiB, which a
+// small patch needs for the runtime, the UI and the syntax highlighter.
+func memoryBudget(patchBytes int) int64 {
+	return max(int64(patchBytes)*9/2, 64<<20)
 }
 
 // lazyEditor resolves the editor the first time a comment is written, so
