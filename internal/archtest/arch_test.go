@@ -68,7 +68,7 @@ var rules = map[string]rule{
 	"internal/app":        {ours: []string{"internal/changeset", "internal/session", "internal/forge", "internal/app"}, forbidden: []string{"charm.land/"}},
 	"internal/store":      {ours: []string{"internal/store"}},
 	"internal/gitrepo":    {ours: []string{"internal/gitrepo"}},
-	"internal/source":     {ours: []string{"internal/source", "internal/gitrepo"}},
+	"internal/source":     {ours: []string{"internal/source", "internal/gitrepo", "internal/forge"}},
 	"internal/editor":     {ours: []string{"internal/editor", "internal/changeset", "internal/config", "internal/iostreams"}},
 	"internal/iostreams":  {ours: []string{}},
 	"internal/config":     {ours: []string{"internal/config"}},

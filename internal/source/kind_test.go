@@ -46,7 +46,7 @@ func TestKind_InvalidIsRejected(t *testing.T) {
 		t.Error("marshalling the zero kind succeeded")
 	}
 	var k source.Kind
-	if err := json.Unmarshal([]byte(`"github"`), &k); err == nil {
+	if err := json.Unmarshal([]byte(`"gerrit"`), &k); err == nil {
 		t.Errorf("unmarshalling an unknown name succeeded: %v", k)
 	}
 	if _, err := source.ParseKind("Kind(0)"); err == nil {

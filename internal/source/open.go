@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leanreview/leanreview/internal/forge"
 	"github.com/leanreview/leanreview/internal/gitrepo"
 )
 
@@ -28,8 +29,16 @@ type Options struct {
 	// Base selects merge-base(Base, HEAD) to HEAD (--base REF); no argument
 	// may be given with it.
 	Base string
-	// Git runs git for the git kinds; it is not used for file and stdin.
+	// Git runs git for the git kinds, and to read the checkout's remote for
+	// #N, !N and N; it is not used for file and stdin.
 	Git gitrepo.Runner
+	// Hosts maps web hosts to their forge kind for pull and merge request
+	// references; nil means forge.DefaultHosts().
+	Hosts forge.Hosts
+	// Forge returns what reads changes from ref's host. Open calls it once
+	// for a pull or merge request, and its error is returned as is (a
+	// missing token, say). Nil refuses pull and merge requests.
+	Forge func(ref forge.Ref) (Fetcher, error)
 }
 
 // Open turns command-line arguments into a source, as the package
@@ -79,6 +88,15 @@ func openOne(ctx context.Context, arg string, opts Options) (*Source, error) {
 		return openFile(arg, inDir(opts.Dir, arg))
 	}
 	isDir := statErr == nil
+	switch {
+	case isDir:
+	case strings.Contains(arg, "://") || qualifiedRefRE.MatchString(arg):
+		return openChange(arg, nil, opts)
+	case shortRefRE.MatchString(arg) || numberRE.MatchString(arg):
+		if src, ok, err := openNumberedChange(ctx, arg, opts); ok {
+			return src, err
+		}
+	}
 	rev, err := revisionSource(arg)
 	var src *Source
 	if err == nil {

@@ -1,6 +1,7 @@
 // Package source turns leanreview's command-line arguments into a review
-// source: a patch file, standard input, or a comparison in a local git
-// repository, each with a stable identity key.
+// source: a patch file, standard input, a comparison in a local git
+// repository, or a GitHub pull request or GitLab merge request, each with a
+// stable identity key.
 //
 // Arguments Open accepts:
 //
@@ -17,6 +18,14 @@
 //	A...B       merge-base(A, B) to B
 //	REV         the commit against its first parent; a root commit against
 //	            the empty tree
+//	https://github.com/OWNER/REPO/pull/N, OWNER/REPO#N
+//	            a GitHub pull request (enterprise hosts from Options.Hosts)
+//	https://gitlab.com/GROUP/SUB/PROJECT/-/merge_requests/N, GROUP/PROJECT!N
+//	            a GitLab merge request
+//	#N, !N      the pull or merge request N of this checkout's origin (else
+//	            upstream) remote
+//	N           the same, when N has at most six digits and the checkout has
+//	            such a remote; otherwise a revision
 //
 // Git comparisons always cover the whole repository, whichever of its
 // directories Open starts from. An empty side of a range stands for HEAD
@@ -39,13 +48,19 @@
 //	            so new commits on a branch keep the key and the drafts are
 //	            relocated onto the new diff. "A B" and "A..B" are one spec.
 //
-// See keyFor for the exact bytes hashed.
+//	github-<h>, gitlab-<h>
+//	            pull and merge requests: h hashes the kind and
+//	            host/repo/number (lower case), so new pushes keep the key and
+//	            the drafts are relocated onto the new diff.
+//
+// See patchKey, gitKey and changeKey for the exact bytes hashed.
 package source
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/leanreview/leanreview/internal/forge"
 	"github.com/leanreview/leanreview/internal/gitrepo"
 )
 
@@ -61,6 +76,8 @@ const (
 	KindBase                     // merge-base(REF, HEAD) vs HEAD
 	KindRange                    // A..B or A...B
 	KindCommit                   // one commit vs its first parent
+	KindGitHub                   // a GitHub pull request
+	KindGitLab                   // a GitLab merge request
 )
 
 var kindNames = [...]string{
@@ -71,10 +88,13 @@ var kindNames = [...]string{
 	KindBase:     "base",
 	KindRange:    "range",
 	KindCommit:   "commit",
+	KindGitHub:   "github",
+	KindGitLab:   "gitlab",
 }
 
 // String returns the kind's wire name, "file", "stdin", "worktree",
-// "staged", "base", "range" or "commit", or "Kind(n)" for an invalid kind.
+// "staged", "base", "range", "commit", "github" or "gitlab", or "Kind(n)"
+// for an invalid kind.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
@@ -120,29 +140,41 @@ type Source struct {
 	// Key is the identity key described in the package documentation.
 	Key string
 	// Label describes the source to a person: the file name as given,
-	// "stdin", "working tree", "staged changes", or the comparison.
+	// "stdin", "working tree", "staged changes", the comparison, or the
+	// change ("github.com/o/r#12").
 	Label string
 	// Spec is the normalised comparison of a git kind as the user named it:
-	// ".", "--staged", "--base REF", "A..B", "A...B" or "REV". Empty for
-	// file and stdin.
+	// ".", "--staged", "--base REF", "A..B", "A...B" or "REV"; for a pull or
+	// merge request its reference as Ref.String writes it. Empty for file
+	// and stdin.
 	Spec string
 	// Root is the repository's work tree root for git kinds, absolute with
 	// symbolic links resolved; empty for file and stdin.
 	Root string
+	// Ref names the pull or merge request of KindGitHub and KindGitLab; the
+	// zero Ref for every other kind.
+	Ref forge.Ref
 
 	patch []byte // file and stdin: the bytes read at Open
 
 	repo     *gitrepo.Repo // git kinds
 	from, to string        // revisions as named: range A, B; base REF; commit REV in to
 	threeDot bool          // range A...B
+
+	fetch Fetcher // pull and merge requests
 }
 
 // Patch returns the patch as it is now. For file and stdin that is the
 // content read at Open, the same slice on every call, which the caller must
 // not modify. For git kinds git is run afresh on each call, because the
-// work tree and branches move; the caller owns the result. Errors a user can
+// work tree and branches move; the caller owns the result. For a pull or
+// merge request the host is asked afresh (see Change). Errors a user can
 // fix (a branch deleted since Open, say) are *Error.
 func (s *Source) Patch(ctx context.Context) ([]byte, error) {
+	if s.fetch != nil {
+		ch, err := s.Change(ctx)
+		return ch.Patch, err
+	}
 	if !s.Kind.isGit() {
 		return s.patch, nil
 	}
