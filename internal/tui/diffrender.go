@@ -475,7 +475,7 @@ func (v *diffView) drawPreview(it item) []string {
 	indent = min(indent, v.width/2)
 	pad := strings.Repeat(" ", indent)
 	head := "┃ " + draftTitle(d)
-	out := []string{v.th.fit(pad+head, v.th.comment.over(attrs{bold: true}), v.width)}
+	out := []string{v.th.fit(pad+head, v.th.commentHead, v.width)}
 	lines := bodyLines(d.Body)
 	for k, l := range lines {
 		if k == previewLines {

@@ -333,6 +333,6 @@ func (m *Model) statusLine() string {
 	if d.lay.total > 0 {
 		right += fmt.Sprintf(" · %d/%d ", d.cursorSlot()+1, d.lay.total)
 	}
-	rw := min(textCells(right, 8), m.width)
+	rw := min(textCells(right, 8), m.width*2/3)
 	return m.th.fit(left, a, m.width-rw) + m.th.fitLeft(right, a, rw)
 }

@@ -66,7 +66,8 @@ func (a attrs) sgr() string {
 type theme struct {
 	add, del, context, addWord, delWord      attrs
 	lineNo, hunkHeader, fileHeader, fileNote attrs
-	cursor, selection, comment, orphaned     attrs
+	cursor, selection, comment, commentHead  attrs
+	orphaned                                 attrs
 	escaped, match, status, sidebar, dim     attrs
 	// syntax colours code by token type; nil when the theme has none.
 	syntax *chroma.Style
@@ -154,6 +155,7 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.cursor = attrs{reverse: true}
 		t.selection = attrs{underline: true}
 		t.comment = attrs{italic: true}
+		t.commentHead = attrs{italic: true, bold: true}
 		t.orphaned = attrs{bold: true}
 		t.escaped = attrs{reverse: true}
 		t.match = attrs{reverse: true}
@@ -168,6 +170,7 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.cursor = bg("#3d4756").over(attrs{bold: true})
 		t.selection = bg("#264f78")
 		t.comment = fg("#d2a8ff")
+		t.commentHead = t.comment.over(attrs{bold: true})
 		t.orphaned = fg("#ff7b72").over(attrs{bold: true})
 		t.escaped = fg("#000000").over(bg("#e3b341"))
 		t.match = fg("#000000").over(bg("#f2cc60"))
@@ -183,6 +186,7 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.cursor = bg("#d0d7de").over(attrs{bold: true})
 		t.selection = bg("#b6e3ff")
 		t.comment = fg("#8250df")
+		t.commentHead = t.comment.over(attrs{bold: true})
 		t.orphaned = fg("#cf222e").over(attrs{bold: true})
 		t.escaped = fg("#9a6700").over(bg("#fff8c5"))
 		t.match = bg("#fae17d")
@@ -220,6 +224,7 @@ func (t *theme) override(slot config.ColorSlot, c config.Color) {
 		t.selection = t.selection.over(b)
 	case config.ColorComment:
 		t.comment = t.comment.over(f)
+		t.commentHead = t.commentHead.over(f)
 	case config.ColorOrphaned:
 		t.orphaned = t.orphaned.over(f)
 	case config.ColorEscaped:
