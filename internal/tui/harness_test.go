@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanreview/leanreview/internal/app"
+	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/tui/tuitest"
 )
 
@@ -32,6 +33,7 @@ type harnessOpts struct {
 	editor        CommentEditor
 	dir           string // state directory; a new temporary one when ""
 	patch         string // testdata file; review.patch when ""
+	key           string // the source's identity key; the patch digest when ""
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -53,7 +55,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := tuitest.NoEvents{Service: tuitest.Open(t, patch, o.dir)}
+	key := o.key
+	if key == "" {
+		key = changeset.PatchDigest(string(patch))
+	}
+	svc := tuitest.NoEvents{Service: tuitest.OpenKeyed(t, patch, o.dir, key)}
 	h := &harness{t: t, svc: svc}
 	h.m = New(context.Background(), Options{
 		Open:     func(context.Context) (app.Service, error) { return svc, nil },
@@ -148,4 +154,13 @@ func (h *harness) golden(name string) {
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		h.t.Errorf("screen %s differs from the golden file (-want +got):\n%s\ngot:\n%s", name, diff, got)
 	}
+}
+
+// wheel is one notch of the mouse wheel over the diff.
+func wheel(up bool) tea.MouseWheelMsg {
+	b := tea.MouseWheelDown
+	if up {
+		b = tea.MouseWheelUp
+	}
+	return tea.MouseWheelMsg{X: 40, Y: 5, Button: b}
 }

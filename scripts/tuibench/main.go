@@ -116,8 +116,6 @@ func moved(before, after string) bool {
 	return c1 >= 0 && c1 != c0
 }
 
-func changed(before, after string) bool { return after != before && pos.MatchString(after) }
-
 var keySpecs = []keySpec{
 	{name: "j", keys: []string{"j"}, done: moved},
 	{name: "page down", keys: []string{"NPage"}, done: moved},

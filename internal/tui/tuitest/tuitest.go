@@ -25,6 +25,14 @@ func (p Patch) Patch(context.Context) ([]byte, error) { return p, nil }
 // (pass the same dir to reopen the same review). It fails t on error.
 func Open(t testing.TB, patch []byte, dir string) *app.Local {
 	t.Helper()
+	return OpenKeyed(t, patch, dir, changeset.PatchDigest(string(patch)))
+}
+
+// OpenKeyed is Open with the source's identity key given: two patches
+// opened under one key are one source whose diff changed (a force-push),
+// so drafts written on the first are relocated or orphaned on the second.
+func OpenKeyed(t testing.TB, patch []byte, dir, key string) *app.Local {
+	t.Helper()
 	drafts, err := store.New(filepath.Join(dir, "drafts"), 1)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +51,7 @@ func Open(t testing.TB, patch []byte, dir string) *app.Local {
 				return fmt.Sprintf("d%d", n)
 			},
 		},
-		Info:   app.SourceInfo{Kind: "file", Key: changeset.PatchDigest(string(patch)), Label: "test.patch"},
+		Info:   app.SourceInfo{Kind: "file", Key: key, Label: "test.patch"},
 		Source: Patch(patch),
 		Viewed: viewed,
 	}
