@@ -204,11 +204,15 @@ func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) {
 		}
 		if old != nil {
 			m.diff.wrap, m.diff.side = old.wrap, old.side
+			m.prevCursor = old.serviceCursor()
 		}
 		m.diff.me = session.ActorHuman
 		m.found = searchState{}
 		m.layoutPanes()
 		go warmLexers(m.paths())
+	}
+	if lay != nil && !first {
+		m.diff.restoreCursor(m.prevCursor)
 	}
 	d := m.diff
 	if lay != nil || !sameDrafts(m.snap, snap) {
@@ -229,6 +233,23 @@ func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) {
 	for _, n := range snap.Notices {
 		m.setInfo("%s", string(n))
 	}
+}
+
+// restoreCursor puts the cursor on the line c names in a new changeset
+// (after a reload), or on its file's heading when that line is gone.
+func (v *diffView) restoreCursor(c app.Cursor) {
+	f := v.lay.fileIndex(c.Path)
+	if f < 0 || v.empty() {
+		return
+	}
+	p := Pos{File: f, Hunk: -1, Row: -1}
+	if c.Line > 0 {
+		if ref, ok := v.lay.findRow(f, c.Side, c.Line); ok {
+			hm := v.lay.hunks[ref.g]
+			p = Pos{File: f, Hunk: int(hm.index), Row: ref.row}
+		}
+	}
+	v.jump(p)
 }
 
 // sameDrafts reports whether two snapshots place the same drafts alike.

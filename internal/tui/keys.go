@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/leanreview/leanreview/internal/changeset"
@@ -38,6 +39,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) paste(s string) {
+	s = strings.TrimRight(s, "\r\n")
 	switch {
 	case m.search != nil:
 		m.search.insert(s)

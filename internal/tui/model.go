@@ -102,6 +102,10 @@ type Model struct {
 	viewedTotal int
 	orphans     int
 
+	// prevCursor is where the cursor was before a reload replaced the
+	// changeset.
+	prevCursor app.Cursor
+
 	snapBusy, snapDirty     bool
 	cursorBusy, cursorDirty bool
 }

@@ -72,7 +72,7 @@ func (s *sidebar) render(m *Model) []string {
 			name = safe(f.OldPath) + " -> " + name
 		}
 		stats := " " + fileStats(f, m.fileViewed[i], m.fileDrafts[f.Path])
-		sw := min(textCells(stats, 8), s.width/2)
+		sw := min(textCells(stats, 8), max(s.width-10, 0))
 		head := th.fit(mark+statusLetter(f)+" ", a, min(3, s.width))
 		out = append(out, head+th.fitLeft(name, a, s.width-sw-3)+th.fitLeft(stats, a, sw))
 	}

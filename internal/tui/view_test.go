@@ -156,3 +156,15 @@ func TestView_LinesFillTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// Text pasted into the search prompt (bracketed paste) is searched for
+// as typed.
+func TestView_PasteIntoSearchPrompt(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.keys("/")
+	h.send(tea.PasteMsg{Content: "Retry-After\n"})
+	h.keys("enter")
+	if !strings.Contains(h.screen(), "match 1 of 2") {
+		t.Fatalf("the pasted pattern was not searched:\n%s", h.screen())
+	}
+}
