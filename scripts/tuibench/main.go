@@ -68,7 +68,7 @@ func (b *bench) status() (string, error) {
 }
 
 // press sends keys and returns how long until the status line satisfies
-// ok (and differs from before, when changed is set).
+// ok, polling capture-pane every half millisecond.
 func (b *bench) press(ok func(status string) bool, keys ...string) (time.Duration, error) {
 	start := time.Now()
 	if err := b.s.Keys(b.ctx, keys...); err != nil {
@@ -162,38 +162,9 @@ func measure(name string) error {
 	}
 	first := time.Since(start)
 
-	results := make([][]time.Duration, len(keySpecs))
-	for i, k := range keySpecs {
-		if k.name == "n" {
-			if err := b.search("return"); err != nil {
-				return err
-			}
-		}
-		if k.name == "za" {
-			// Fold the hunk under the cursor: start on the first hunk.
-			if _, err := b.press(func(st string) bool { c, _ := position(st); return c == 1 }, "g", "g"); err != nil {
-				return err
-			}
-			if _, err := b.press(func(st string) bool { c, _ := position(st); return c > 1 }, "]", "c"); err != nil {
-				return err
-			}
-		}
-		for r := 0; r < *repeats; r++ {
-			if k.setup != nil {
-				if err := k.setup(b); err != nil {
-					return err
-				}
-			}
-			before, err := b.status()
-			if err != nil {
-				return err
-			}
-			d, err := b.press(func(st string) bool { return k.done(before, st) }, k.keys...)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k.name, err)
-			}
-			results[i] = append(results[i], d)
-		}
+	results, err := timeKeys(b)
+	if err != nil {
+		return err
 	}
 	rss, err := peakRSS(b)
 	if err != nil {
@@ -206,6 +177,44 @@ func measure(name string) error {
 	}
 	fmt.Println()
 	return nil
+}
+
+// timeKeys presses each measured key -n times and returns the times.
+func timeKeys(b *bench) ([][]time.Duration, error) {
+	results := make([][]time.Duration, len(keySpecs))
+	for i, k := range keySpecs {
+		if k.name == "n" {
+			if err := b.search("return"); err != nil {
+				return nil, err
+			}
+		}
+		if k.name == "za" {
+			// Fold the hunk under the cursor: start on the first hunk.
+			if _, err := b.press(func(st string) bool { c, _ := position(st); return c == 1 }, "g", "g"); err != nil {
+				return nil, err
+			}
+			if _, err := b.press(func(st string) bool { c, _ := position(st); return c > 1 }, "]", "c"); err != nil {
+				return nil, err
+			}
+		}
+		for r := 0; r < *repeats; r++ {
+			if k.setup != nil {
+				if err := k.setup(b); err != nil {
+					return nil, err
+				}
+			}
+			before, err := b.status()
+			if err != nil {
+				return nil, err
+			}
+			d, err := b.press(func(st string) bool { return k.done(before, st) }, k.keys...)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k.name, err)
+			}
+			results[i] = append(results[i], d)
+		}
+	}
+	return results, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
