@@ -8,13 +8,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 var binFlag = flag.String("bin", "", "leanreview binary to test; built from ./cmd/leanreview when empty")
 
-// bin is the binary under test, built once per run by TestMain.
-var bin string
+// bin is the binary under test, built once per run by TestMain; wired
+// says whether its root command opens the review UI (has --demo).
+var (
+	bin   string
+	wired bool
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -24,7 +29,7 @@ func TestMain(m *testing.M) {
 func run(m *testing.M) int {
 	if *binFlag != "" {
 		bin = *binFlag
-		return m.Run()
+		return runWired(m)
 	}
 	dir, err := os.MkdirTemp("", "leanreview-e2e-")
 	if err != nil {
@@ -39,5 +44,11 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e: build leanreview:", err)
 		return 1
 	}
+	return runWired(m)
+}
+
+func runWired(m *testing.M) int {
+	help, _ := exec.Command(bin, "--help").Output()
+	wired = strings.Contains(string(help), "--demo")
 	return m.Run()
 }

@@ -67,6 +67,9 @@ func requireTmux(t *testing.T) {
 func open(t *testing.T, h *termHome, w, hgt int, args ...string) *term {
 	t.Helper()
 	requireTmux(t)
+	if !wired {
+		t.Fatal("leanreview's root command does not open the review UI: wire reviewRun and --demo in internal/cli/cli.go (see internal/cli/review.go)")
+	}
 	ctx := context.Background()
 	s, err := tmux.Start(ctx, tmux.Options{
 		Socket: socketName(t), Width: w, Height: hgt, Dir: h.dir, Env: h.env(),

@@ -45,7 +45,13 @@ func newDiffView(lay *layout, th *theme, hl *highlighter, wrap bool, tab int) *d
 
 func (v *diffView) empty() bool { return v.lay.total == 0 }
 
-func (v *diffView) cursorSlot() slot { return v.lay.slotOf(v.cursor) }
+// cursorSlot is the slot showing the cursor; 0 for an empty change.
+func (v *diffView) cursorSlot() slot {
+	if v.empty() {
+		return 0
+	}
+	return v.lay.slotOf(v.cursor)
+}
 
 // setSize changes the pane's size, keeping the cursor on the same screen
 // row where it fits.

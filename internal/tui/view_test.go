@@ -168,3 +168,12 @@ func TestView_PasteIntoSearchPrompt(t *testing.T) {
 		t.Fatalf("the pasted pattern was not searched:\n%s", h.screen())
 	}
 }
+
+// An empty change (what a diff of two equal trees prints) shows a screen
+// that says so, and no key breaks it.
+func TestView_EmptyChange(t *testing.T) {
+	h := newHarness(t, harnessOpts{patch: "empty.patch"})
+	h.keys("j", "k", "J", "]", "c", "]", "f", "[", "f", "G", "g", "g", "pgdown", "t", "w", "z", "a", "v", "c", "V", "d", "d", "u", "/", "type:x", "enter", "n", "C", "esc", "f", "enter", "?", "esc")
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 8})
+	h.golden("empty-change")
+}
