@@ -12,6 +12,7 @@ import (
 
 	"github.com/leanreview/leanreview/internal/config"
 	"github.com/leanreview/leanreview/internal/iostreams"
+	"github.com/leanreview/leanreview/internal/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -34,7 +35,10 @@ func Main(ctx context.Context, args []string, ios *iostreams.IOStreams) int {
 		fmt.Fprintf(ios.ErrOut, "leanreview: %v\n", err)
 		return exitFailure
 	}
-	return run(ctx, args, newFactory(ios, config.Process(), dir))
+	src := config.Process()
+	// The [keys] table of the config file may remap only the UI's actions.
+	src.Actions = tui.Actions()
+	return run(ctx, args, newFactory(ios, src, dir))
 }
 
 // run executes args with f; tests call it with their own Factory.
@@ -86,6 +90,8 @@ type RootOptions struct {
 	Args    []string
 	Source  sourceFlags
 	Discard bool
+	Demo    bool
+	Share   bool
 }
 
 func newRootCmd(f *Factory) *cobra.Command {
@@ -103,10 +109,12 @@ func newRootCmd(f *Factory) *cobra.Command {
 			if opts.Discard {
 				return discardRun(cmd.Context(), f, &DiscardOptions{Args: args, Source: opts.Source})
 			}
-			return cmd.Help()
+			return reviewRun(cmd.Context(), f, opts, opts.Demo)
 		},
 	}
 	opts.Source.register(root)
+	root.Flags().BoolVar(&opts.Demo, "demo", false, "open a sample change built into leanreview, to try the UI")
+	root.Flags().BoolVar(&opts.Share, "share", false, "review through the shared daemon, so a browser and an agent can join")
 	root.Flags().BoolVar(&opts.Discard, "discard", false, "delete the saved drafts of SOURCE (says how many)")
 	root.AddCommand(
 		newCmdInspect(f, nil),
@@ -117,6 +125,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdServe(f, nil),
 		newCmdMCP(f, nil),
 	)
+	root.AddCommand(forgeCommands(f)...)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)

@@ -46,6 +46,19 @@ func reviewRun(ctx context.Context, f *Factory, opts *RootOptions, demo bool) er
 	open := func(ctx context.Context) (app.Service, error) {
 		return f.openLocal(ctx, cfg, info, budgetedSource{src})
 	}
+	if opts.Share {
+		if demo {
+			return usageError{errors.New("--share needs a SOURCE the daemon can open; --demo is built into this process")}
+		}
+		// Join (or start) the daemon before the UI takes the screen, so the
+		// browser's login URL is printed where the user can see it.
+		svc, loginURL, err := f.SharedService(ctx, opts.Args, opts.Source)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(f.IOStreams.ErrOut, "leanreview: sharing this review; open it in a browser (once, within 5 minutes): %s\n", loginURL)
+		open = func(context.Context) (app.Service, error) { return svc, nil }
+	}
 	ed := &lazyEditor{settings: editor.SettingsFrom(cfg, editor.GitVar(f.Dir, f.Sources.Environ))}
 	return tui.Run(ctx, tui.Options{
 		Open:     open,
