@@ -15,6 +15,7 @@ import (
 	"github.com/leanreview/leanreview/internal/httpapi"
 	"github.com/leanreview/leanreview/internal/mcp"
 	"github.com/leanreview/leanreview/internal/store"
+	"github.com/leanreview/leanreview/internal/web"
 	"github.com/spf13/cobra"
 )
 
@@ -75,7 +76,7 @@ func serveRun(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	agent := mcp.NewHandler(mcp.PathResolver(reg.Get), mcp.Options{Version: Version, Logger: log})
 	d, err := daemon.New(daemon.Options{
 		Version: Version, RuntimeDir: run, Addr: opts.Addr, Sessions: reg, IdleTimeout: opts.Idle, Log: log,
-		Mounts: map[string]http.Handler{mcp.MountPattern: agent},
+		Mounts: map[string]http.Handler{mcp.MountPattern: agent}, Web: web.NewHandler(),
 	})
 	if errors.Is(err, daemon.ErrNotLoopback) {
 		return usageError{err}
