@@ -285,6 +285,9 @@ func (b *browser) waitJS(t testing.TB, what, expr string) {
 			return
 		}
 		if time.Now().After(deadline) {
+			if png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot()); err == nil {
+				_ = os.WriteFile("/tmp/fail.png", png, 0o644)
+			}
 			t.Fatalf("waited 10s for %s (%s): %v\n%s", what, expr, err, b.report())
 		}
 		time.Sleep(25 * time.Millisecond)

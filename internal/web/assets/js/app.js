@@ -508,8 +508,9 @@ export class App {
     return { path: this.ch.files[L.file[lo]].path, side: this.sel.side, start, end };
   }
 
-  // commentAt opens the editor on the selection, or on line item i.
-  commentAt(i, side) {
+  // commentAt opens the editor on the selection, or on line item i; byKey
+  // says a key press opened it.
+  commentAt(i, side, byKey = false) {
     const L = this.layout;
     let target;
     if (this.sel) {
@@ -532,7 +533,7 @@ export class App {
       }
       target = { path: this.ch.files[L.file[i]].path, side: s, start: line, end: line };
     }
-    this.openEditor(target, null);
+    this.openEditor(target, null, byKey);
   }
 
   // commentFromGutter is the + button: a click comments on its line; a
@@ -548,7 +549,7 @@ export class App {
     this.commentAt(i, side);
   }
 
-  openEditor(target, draft) {
+  openEditor(target, draft, byKey = false) {
     this.editor = new Editor(target, draft, async (text) => {
       if (draft) await this.api.editComment(draft.id, text);
       else await this.api.comment({ path: target.path, side: target.side, start_line: target.start, end_line: target.end }, text);
@@ -556,6 +557,7 @@ export class App {
       toast(draft ? 'Draft updated' : 'Draft saved');
       await this.refreshState();
     }, () => this.closeEditor());
+    this.editor.armed = byKey;
     this.sel = null;
     this.rebuild();
     const L = this.layout;
@@ -573,9 +575,9 @@ export class App {
     this.focusDiff();
   }
 
-  editDraft(d) {
+  editDraft(d, byKey = false) {
     const loc = d.location;
-    this.openEditor({ path: loc.path, side: loc.side, start: loc.start_line, end: loc.end_line || loc.start_line }, d);
+    this.openEditor({ path: loc.path, side: loc.side, start: loc.start_line, end: loc.end_line || loc.start_line }, d, byKey);
   }
 
   async deleteDraft(d) {

@@ -14,6 +14,8 @@ export class Editor {
     this.onCancel = onCancel;
     this.el = null;
     this.busy = false;
+    // armed is set when a key opened the editor; see onbeforeinput.
+    this.armed = false;
   }
 
   // line is where the layout puts the editor: under the target's last line.
@@ -28,7 +30,14 @@ export class Editor {
     this.area = el('textarea', {
       class: 'ctext', rows: '4', spellcheck: 'true', 'aria-label': 'Comment',
       placeholder: 'Write a comment (Markdown is kept as written). Ctrl+Enter saves, Esc cancels.',
+      // A character arriving with no key pressed in the editor is the tail
+      // of the key that opened it (c): it is not part of the comment.
+      onbeforeinput: (e) => {
+        if (this.armed) e.preventDefault();
+        this.armed = false;
+      },
       onkeydown: (e) => {
+        this.armed = false;
         if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); this.save(); }
         else if (e.key === 'Escape') { e.preventDefault(); this.onCancel(); }
       },

@@ -124,14 +124,14 @@ export function act(app, action) {
       if (box) box.checked = app.follow;
       return;
     }
-    case 'comment': return app.commentAt(i, app.focusSide);
+    case 'comment': return app.commentAt(i, app.focusSide, true);
     case 'select':
-      if (app.sel) app.commentAt(i, app.sel.side);
+      if (app.sel) app.commentAt(i, app.sel.side, true);
       else app.startSelection();
       return;
     case 'edit': {
       const d = app.draftOnFocus();
-      if (d) app.editDraft(d);
+      if (d) app.editDraft(d, true);
       return;
     }
     case 'delete': {

@@ -31,7 +31,7 @@ function fileRow(app, f, i) {
   const path = file.old_path && file.old_path !== file.path
     ? [el('span', { class: 'old-path', text: file.old_path }), el('span', { class: 'arrow', text: ' → ' }), file.path]
     : [file.path];
-  const row = el('div', { class: 'row file' + (done ? ' done' : '') + (app.focus === i ? ' focus' : ''), role: 'heading', 'aria-level': '2' },
+  const row = el('div', { class: 'row file' + (done ? ' done' : '') + (app.focus === i ? ' focus' : ''), role: 'heading', 'aria-level': '2', dataset: { path: file.path } },
     el('div', { class: 'file-bar' },
       el('span', { class: 'status st-' + file.status, title: file.status, text: STATUS[file.status] || '?' }),
       el('span', { class: 'path', title: file.path }, path),
@@ -53,7 +53,8 @@ function hunkRow(app, g, i) {
   const viewed = app.viewed.has(h.digest);
   const at = h.header.indexOf('@@', 2);
   const range = at > 0 ? h.header.slice(0, at + 2) : h.header;
-  return el('div', { class: 'row hunk' + (viewed ? ' viewed' : '') + (app.focus === i ? ' focus' : '') },
+  const f = app.ch.hunkFile[g];
+  return el('div', { class: 'row hunk' + (viewed ? ' viewed' : '') + (app.focus === i ? ' focus' : ''), dataset: { path: app.ch.files[f].path, hunk: String(g - app.ch.hunkBase[f]) } },
     el('button', {
       type: 'button', class: 'viewed-toggle' + (viewed ? ' on' : ''), 'aria-pressed': String(viewed),
       title: 'Mark this hunk viewed (v)', onclick: (e) => { e.stopPropagation(); app.toggleViewed(g); },
@@ -109,11 +110,20 @@ function addButton(app, i, side) {
   });
 }
 
+// lineData names a line row by path and line numbers (data-path, data-old,
+// data-new), for tests and tools that look for a line on the page.
+function lineData(app, i, left, right) {
+  const d = { path: app.ch.files[app.layout.file[i]].path };
+  if (left && left.old_line != null) d.old = String(left.old_line);
+  if (right && right.new_line != null) d.new = String(right.new_line);
+  return d;
+}
+
 function unifiedRow(app, i) {
   const row = app.layout.row(i, false);
   const side = rowSide(row, 'new');
   const mark = app.cursorItem === i ? el('span', { class: 'cursor-flag', title: 'The human\'s cursor (terminal or page)', text: 'cursor' }) : null;
-  return el('div', { class: `row line ${row.kind}${lineState(app, i, side)}`, role: 'row' },
+  return el('div', { class: `row line ${row.kind}${lineState(app, i, side)}`, role: 'row', dataset: lineData(app, i, row, row) },
     num(row.old_line), num(row.new_line), row.kind === 'meta' ? null : addButton(app, i, side), sign(row.kind), code(app, i, false), mark);
 }
 
@@ -129,7 +139,7 @@ function splitRow(app, i) {
     return el('div', { class: `half ${right ? 'right' : 'left'} ${row.kind}${lineState(app, i, side)}`, dataset: { side } },
       num(n), row.kind === 'meta' ? null : addButton(app, i, side), sign(row.kind), code(app, i, right), mark);
   };
-  return el('div', { class: 'row line split', role: 'row' }, half(false), half(true));
+  return el('div', { class: 'row line split', role: 'row', dataset: lineData(app, i, L.row(i, false), L.row(i, true)) }, half(false), half(true));
 }
 
 function commentRow(app, d) {

@@ -61,18 +61,23 @@ export class VirtualList {
     this.n = n;
     this.top = top;
     this.contentW = contentWidth;
-    for (const e of this.live.values()) e.remove();
-    this.live.clear();
     this.size();
-    this.render();
+    this.rerender();
   }
 
   // refresh re-renders the visible items (their content changed, their
   // heights did not).
-  refresh() {
-    for (const e of this.live.values()) e.remove();
-    this.live.clear();
+  refresh() { this.rerender(); }
+
+  // rerender renders every visible item anew. An element that render
+  // returns again (the comment editor) stays attached, so it keeps the
+  // keyboard focus and what is being typed.
+  rerender() {
+    const old = this.live;
+    this.live = new Map();
     this.render();
+    const kept = new Set(this.live.values());
+    for (const e of old.values()) if (!kept.has(e)) e.remove();
   }
 
   // redraw renders item i again if it is in the DOM.
@@ -149,7 +154,7 @@ export class VirtualList {
         e = this.renderItem(i);
         e.dataset.item = String(i);
         e.style.height = (this.top[i + 1] - this.top[i]) * this.rowH + 'px';
-        this.layer.appendChild(e);
+        if (e.parentNode !== this.layer) this.layer.appendChild(e);
         this.live.set(i, e);
       }
       e.style.transform = `translateY(${Math.round(this.top[i] * this.rowH - vt)}px)`;
