@@ -239,7 +239,11 @@ func (v *diffView) drawHunkHeader(it item) string {
 	if v.viewed[h.Digest] {
 		info += " · viewed ✓"
 	}
-	left := mark + "── " + title + " "
+	lead := "── "
+	if v.suggested.hunks[it.g] > 0 {
+		lead = "◆─ " // a pending suggestion of the agent's points here
+	}
+	left := mark + lead + title + " "
 	right := " " + info + " ──"
 	fill := v.width - textCells(left, 8) - textCells(right, 8)
 	if fill < 1 {

@@ -33,6 +33,8 @@ type diffView struct {
 	drafts []session.Placed
 	viewed map[string]bool
 	me     session.Actor
+	// suggested marks the hunks and rows pending suggestions point at.
+	suggested agentQueue
 }
 
 func newDiffView(lay *layout, th *theme, hl *highlighter, wrap bool, tab int) *diffView {

@@ -1,7 +1,8 @@
 // Package tui is leanreview's terminal surface: a Bubble Tea program that
 // shows one review (an app.Service) as a file sidebar, a unified or split
-// diff, a status bar and a few overlays (help, file picker, drafts list,
-// search prompt). It reads and writes the review only through app.Service.
+// diff, a status bar (with the agent's pending suggestion above it) and a
+// few overlays (help, file picker, drafts list, suggestions list, search
+// prompt). It reads and writes the review only through app.Service.
 //
 // Coordinates, and how they convert (all conversions live in layout.go and
 // viewport.go; nothing else computes them):

@@ -137,30 +137,32 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 			return tea.Quit
 		}
 		m.svc = msg.svc
-		m.applySnapshot(msg.snap, msg.lay)
+		follow := m.applySnapshot(msg.snap, msg.lay)
 		svc, ctx := m.svc, m.ctx
-		return func() tea.Msg {
+		return tea.Batch(follow, func() tea.Msg {
 			ch, err := svc.Subscribe(ctx)
 			if err != nil {
 				return nil
 			}
 			return subscribedMsg{ch}
-		}
+		})
 	case subscribedMsg:
 		return waitEvent(msg.ch)
 	case eventMsg:
 		return tea.Batch(m.refresh(), waitEvent(msg.ch))
 	case snapshotMsg:
 		m.snapBusy = false
+		var follow tea.Cmd
 		if msg.err != nil {
 			m.setErr(msg.err)
 		} else {
-			m.applySnapshot(msg.snap, msg.lay)
+			follow = m.applySnapshot(msg.snap, msg.lay)
 		}
 		if m.snapDirty {
 			m.snapDirty = false
-			return m.refresh()
+			return tea.Batch(follow, m.refresh())
 		}
+		return follow
 	case cursorSentMsg:
 		m.cursorBusy = false
 		if m.cursorDirty {
@@ -189,8 +191,10 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 }
 
 // applySnapshot shows snap; lay is its changeset's layout when that
-// changed (or on first load), nil otherwise.
-func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) {
+// changed (or on first load), nil otherwise. The command it returns tells
+// the service where the cursor went when it followed an accepted
+// suggestion.
+func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) tea.Cmd {
 	first := m.diff == nil
 	if lay != nil {
 		s := m.opts.Settings
@@ -219,9 +223,16 @@ func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) {
 		d.drafts = snap.Drafts
 		d.reproject(func() { d.lay.setDrafts(snap.Drafts) })
 	}
+	prev := m.snap
 	m.snap = snap
 	d.viewed = snap.Viewed
 	m.count()
+	bar := m.barLines()
+	m.agent = newAgentQueue(snap.Suggestions, d.lay)
+	d.suggested = m.agent
+	if m.barLines() != bar {
+		m.layoutPanes()
+	}
 	if first && snap.Cursor.Path != "" && snap.Cursor.Line > 0 {
 		if f := d.lay.fileIndex(snap.Cursor.Path); f >= 0 {
 			if ref, ok := d.lay.findRow(f, snap.Cursor.Side, snap.Cursor.Line); ok {
@@ -233,6 +244,7 @@ func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) {
 	for _, n := range snap.Notices {
 		m.setInfo("%s", string(n))
 	}
+	return m.followAccepted(prev, snap)
 }
 
 // restoreCursor puts the cursor on the line c names in a new changeset

@@ -44,6 +44,9 @@ const (
 	ActTogglePreviews
 	ActDrafts
 	ActMarkViewed
+	ActAcceptSuggestion
+	ActDeclineSuggestion
+	ActSuggestions
 	ActHelp
 	ActQuit
 	actCount
@@ -97,6 +100,9 @@ var defaultBindings = [...]Binding{
 	{ActUndo, "undo", "Comment", "undo the last delete", []string{"u"}},
 	{ActDrafts, "drafts", "Comment", "list all drafts (Enter jumps, m moves an orphan here)", []string{"C"}},
 	{ActMarkViewed, "mark_viewed", "Review", "mark the hunk viewed (again: unmark)", []string{"v"}},
+	{ActAcceptSuggestion, "accept_suggestion", "Agent", "accept the agent's suggestion: go where it points", []string{"a"}},
+	{ActDeclineSuggestion, "decline_suggestion", "Agent", "decline the agent's suggestion (the agent is told)", []string{"X"}},
+	{ActSuggestions, "suggestions", "Agent", "list the agent's suggestions (Enter accepts, X declines)", []string{"A"}},
 	{ActHelp, "help", "Other", "this help", []string{"?"}},
 	{ActQuit, "quit", "Other", "quit (drafts are saved as you go)", []string{"q", "ctrl+c"}},
 }

@@ -29,6 +29,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.pickerKey(k)
 	case overlayDrafts:
 		return m.draftsKey(key)
+	case overlaySuggestions:
+		return m.suggestionsKey(key)
 	}
 	act, pending := m.km.Match(m.pending, key)
 	m.pending = pending
@@ -103,6 +105,13 @@ func (m *Model) do(act Action) tea.Cmd {
 		m.overlay = overlayDrafts
 	case ActMarkViewed:
 		return m.toggleViewed()
+	case ActAcceptSuggestion, ActDeclineSuggestion:
+		if s, ok := m.firstPending(); ok {
+			return m.answerSuggestion(s, act == ActAcceptSuggestion)
+		}
+	case ActSuggestions:
+		m.suggest = newSuggestionList(m.snap.Suggestions)
+		m.overlay = overlaySuggestions
 	case ActHelp:
 		m.overlay = overlayHelp
 		m.help.top = 0

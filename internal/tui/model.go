@@ -62,6 +62,7 @@ const (
 	overlayHelp
 	overlayPicker
 	overlayDrafts
+	overlaySuggestions
 )
 
 // Model is the root of the UI: it routes messages to its components and
@@ -89,6 +90,8 @@ type Model struct {
 	help        helpView
 	picker      *picker
 	drafts      *draftList
+	suggest     *suggestionList
+	agent       agentQueue
 	search      *prompt // the search prompt while it is open
 	found       searchState
 
@@ -204,7 +207,7 @@ func (m *Model) layoutPanes() {
 	if m.diff == nil {
 		return
 	}
-	body := max(m.height-1, 1)
+	body := m.bodyHeight()
 	sw := m.sidebarWidth()
 	m.side.setSize(sw, body)
 	dw := m.width
@@ -245,7 +248,7 @@ func (m *Model) render() string {
 	if m.diff == nil {
 		return m.renderLoading()
 	}
-	body := max(m.height-1, 1)
+	body := m.bodyHeight()
 	var pane []string
 	switch m.overlay {
 	case overlayHelp:
@@ -254,6 +257,8 @@ func (m *Model) render() string {
 		pane = m.picker.render(m, m.diff.width, body)
 	case overlayDrafts:
 		pane = m.drafts.render(m, m.diff.width, body)
+	case overlaySuggestions:
+		pane = m.suggest.render(m, m.diff.width, body)
 	default:
 		pane = m.diff.render()
 	}
@@ -271,6 +276,10 @@ func (m *Model) render() string {
 		if i < len(pane) {
 			b.WriteString(pane[i])
 		}
+		b.WriteByte('\n')
+	}
+	if m.barLines() > 0 {
+		b.WriteString(m.suggestionBar())
 		b.WriteByte('\n')
 	}
 	b.WriteString(m.statusLine())

@@ -131,12 +131,17 @@ func (v *diffView) gutterAttrs(p Pos, base attrs) attrs {
 	return a
 }
 
+// writeDraftMark fills the gutter's mark column: ● for a row with drafts,
+// ◆ for a row a pending suggestion of the agent's points at, else blank.
 func (v *diffView) writeDraftMark(pt *painter, g, row int, gut attrs) {
-	if len(v.lay.rowDrafts[rowRef{g, row}]) > 0 {
+	switch {
+	case len(v.lay.rowDrafts[rowRef{g, row}]) > 0:
 		pt.write(gut.over(v.th.comment), "●")
-		return
+	case v.suggested.rows[rowRef{g, row}]:
+		pt.write(gut.over(v.th.comment), "◆")
+	default:
+		pt.write(gut, " ")
 	}
-	pt.write(gut, " ")
 }
 
 // drawPair draws one split-view line: the old row on the left, the new

@@ -67,7 +67,7 @@ type theme struct {
 	add, del, context, addWord, delWord      attrs
 	lineNo, hunkHeader, fileHeader, fileNote attrs
 	cursor, selection, comment, commentHead  attrs
-	orphaned                                 attrs
+	orphaned, agent                          attrs
 	escaped, match, status, sidebar, dim     attrs
 	// syntax colours code by token type; nil when the theme has none.
 	syntax *chroma.Style
@@ -157,6 +157,7 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.comment = attrs{italic: true}
 		t.commentHead = attrs{italic: true, bold: true}
 		t.orphaned = attrs{bold: true}
+		t.agent = attrs{bold: true, reverse: true}
 		t.escaped = attrs{reverse: true}
 		t.match = attrs{reverse: true}
 		t.status = attrs{reverse: true}
@@ -172,6 +173,7 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.comment = fg("#d2a8ff")
 		t.commentHead = t.comment.over(attrs{bold: true})
 		t.orphaned = fg("#ff7b72").over(attrs{bold: true})
+		t.agent = fg("#000000").over(bg("#d2a8ff"))
 		t.escaped = fg("#000000").over(bg("#e3b341"))
 		t.match = fg("#000000").over(bg("#f2cc60"))
 		t.status = fg("#e6edf3").over(bg("#30363d"))
@@ -188,6 +190,7 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.comment = fg("#8250df")
 		t.commentHead = t.comment.over(attrs{bold: true})
 		t.orphaned = fg("#cf222e").over(attrs{bold: true})
+		t.agent = fg("#ffffff").over(bg("#8250df"))
 		t.escaped = fg("#9a6700").over(bg("#fff8c5"))
 		t.match = bg("#fae17d")
 		t.status = fg("#1f2328").over(bg("#eaeef2"))
