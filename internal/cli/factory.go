@@ -83,13 +83,13 @@ func (sf *sourceFlags) register(cmd *cobra.Command) {
 // OpenSource resolves args into a source. Mistakes the user can fix are
 // usage errors (exit status 2).
 func (f *Factory) OpenSource(ctx context.Context, args []string, sf sourceFlags) (*source.Source, error) {
-	src, err := source.Open(ctx, args, source.Options{
+	src, err := source.Open(ctx, args, f.forgeOptions(ctx, source.Options{
 		Dir:    f.Dir,
 		Stdin:  f.IOStreams.In,
 		Staged: sf.Staged,
 		Base:   sf.Base,
 		Git:    f.Git,
-	})
+	}))
 	var se *source.Error
 	if errors.As(err, &se) {
 		return nil, usageError{err}
