@@ -67,6 +67,8 @@ export class App {
     this.list = new VirtualList(this.diffEl, {
       rowHeight: this.rowH, overscan: 10, render: (i) => renderItem(this, i), onRender: (first) => this.onRender(first),
     });
+    // Diagnostics for scripts/web-bench: render counts and times.
+    window.leanreviewStats = this.list.stats;
     this.sidebar = new Sidebar(this);
     this.sidebar.setFiles();
     document.getElementById('source').textContent = st.source.label || st.source.key;

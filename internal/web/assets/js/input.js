@@ -64,7 +64,7 @@ export function bindInput(app) {
 export function act(app, action) {
   const L = app.layout;
   const i = app.focus;
-  const go = (j, how) => { if (j >= 0 && j !== i) app.setFocus(j, app.focusSide, { how }); };
+  const go = (j, how) => { if (j >= 0) app.setFocus(j, app.focusSide, { how, send: j !== i }); };
   const f = i >= 0 ? L.file[i] : 0;
   const ch = app.ch;
   switch (action) {

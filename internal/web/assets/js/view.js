@@ -31,6 +31,9 @@ export class VirtualList {
     this.spacer.appendChild(this.layer);
     scroller.appendChild(this.spacer);
     this.frame = 0;
+    // stats count the renders and their time in ms (performance.now), for
+    // scripts/web-bench.
+    this.stats = { renders: 0, ms: 0, maxMs: 0, times: [] };
     this.viewH = 0;
     this.viewW = 0;
     this.contentW = 0;
@@ -138,6 +141,20 @@ export class VirtualList {
   }
 
   render() {
+    const t0 = performance.now();
+    this.draw();
+    const ms = performance.now() - t0;
+    const st = this.stats;
+    st.renders++;
+    st.ms += ms;
+    if (ms > st.maxMs) st.maxMs = ms;
+    if (st.times.length < 4096) st.times.push(ms);
+  }
+
+  draw() {
+    // Read every scroll offset before touching the DOM: a read after a
+    // change would force a synchronous layout of the new rows.
+    const sx = this.scroller.scrollLeft;
     const [first, last] = this.range();
     const lo = Math.max(0, first - this.overscan);
     const hi = Math.min(this.n - 1, last + this.overscan);
@@ -159,7 +176,10 @@ export class VirtualList {
       }
       e.style.transform = `translateY(${Math.round(this.top[i] * this.rowH - vt)}px)`;
     }
-    this.layer.style.setProperty('--sx', -this.scroller.scrollLeft + 'px');
+    if (sx !== this.sx) {
+      this.sx = sx;
+      this.layer.style.setProperty('--sx', -sx + 'px');
+    }
     if (this.onRender) this.onRender(first, last);
   }
 
