@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/leanreview/leanreview/internal/app"
 )
@@ -120,5 +119,4 @@ func TestBrowser_BigDiffStaysVirtualized(t *testing.T) {
 		t.Errorf("split view: up to %d rows (bound %d), at end %v", r.MaxRows, r.Bound, r.AtEnd)
 	}
 	b.checkClean(t)
-	_ = time.Second
 }

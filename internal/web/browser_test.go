@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/mcp"
@@ -149,8 +148,8 @@ func TestBrowser_ReviewRoundTripWithTheTerminalAndTheAgent(t *testing.T) {
 	first, second := hunkDigest(t, snap, handler, 0), hunkDigest(t, snap, handler, 1)
 
 	// A hunk marked viewed by clicking its toggle.
-	b.do(t, "open server/handler.go from the file list", chromedp.Click(chromedp.CSS(`.file-entry[data-path="`+handler+`"]`), chromedp.NodeVisible))
-	b.do(t, "click the first hunk's Viewed", chromedp.Click(chromedp.CSS(`.row.hunk[data-path="`+handler+`"][data-hunk="0"] .viewed-toggle`), chromedp.NodeVisible))
+	b.click(t, "open server/handler.go from the file list", `.file-entry[data-path="`+handler+`"]`, false)
+	b.click(t, "click the first hunk's Viewed", `.row.hunk[data-path="`+handler+`"][data-hunk="0"] .viewed-toggle`, false)
 	waitSnapshot(t, s, "the first hunk viewed", func(sn *app.Snapshot) bool { return sn.Viewed[first] })
 	b.waitJS(t, "the toggle to show it", `document.querySelector('.row.hunk[data-path="`+handler+`"][data-hunk="0"]').classList.contains("viewed")`)
 
@@ -161,11 +160,11 @@ func TestBrowser_ReviewRoundTripWithTheTerminalAndTheAgent(t *testing.T) {
 
 	// A comment on new line 23, through the editor.
 	const body = "Should this be errors.Is(err, store.ErrNotFound)?"
-	b.do(t, "click new line 23", chromedp.Click(chromedp.CSS(`.row.line[data-path="`+handler+`"][data-new="23"] .code`), chromedp.NodeVisible))
+	b.click(t, "click new line 23", `.row.line[data-path="`+handler+`"][data-new="23"] .code`, false)
 	b.key(t, "c")
 	b.waitJS(t, "the editor", `document.activeElement && document.activeElement.classList.contains("ctext")`)
 	b.key(t, body)
-	b.do(t, "save", chromedp.Click(chromedp.CSS(`.row.editor button.primary`), chromedp.NodeVisible))
+	b.click(t, "save", `.row.editor button.primary`, false)
 	sn := waitSnapshot(t, s, "the draft", func(sn *app.Snapshot) bool { return len(sn.Drafts) == 1 })
 	d := sn.Drafts[0]
 	if d.Author != session.ActorHuman || d.Body != body || d.Location.Path != handler || d.Location.Side != changeset.SideNew || d.Location.Start != 23 {
@@ -183,7 +182,7 @@ func TestBrowser_ReviewRoundTripWithTheTerminalAndTheAgent(t *testing.T) {
 	if c := s.snapshot(t).Cursor; c.Line == 31 {
 		t.Fatalf("the cursor moved to the suggestion before it was accepted: %+v", c)
 	}
-	b.do(t, "accept", chromedp.Click(chromedp.CSS(`.suggestion[data-id="`+sg.ID+`"] button.primary`), chromedp.NodeVisible))
+	b.click(t, "accept", `.suggestion[data-id="`+sg.ID+`"] button.primary`, false)
 	waitSnapshot(t, s, "the cursor on the accepted suggestion", func(sn *app.Snapshot) bool {
 		return sn.Cursor.Path == handler && sn.Cursor.Line == 31 && sn.Cursor.Side == changeset.SideNew
 	})

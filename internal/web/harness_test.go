@@ -68,6 +68,7 @@ type server struct {
 	disc  daemon.Discovery
 	d     *daemon.Daemon
 	id    string
+	// patch is the patch file served, "" for another source.
 	patch string
 	// human is the terminal side: the Go HTTP client the terminal UI uses
 	// with --share.
@@ -76,6 +77,19 @@ type server struct {
 
 // startServer serves patch (a file path) until the test ends.
 func startServer(t testing.TB, patch string) *server {
+	t.Helper()
+	abs, err := filepath.Abs(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServerArgs(t, filepath.Dir(abs), []string{abs})
+	s.patch = abs
+	return s
+}
+
+// startServerArgs serves the source args name from dir, as the command
+// line would open it there.
+func startServerArgs(t testing.TB, dir string, args []string) *server {
 	t.Helper()
 	ds := newDirs(t)
 	stateDir := filepath.Join(ds.state, "leanreview")
@@ -90,7 +104,7 @@ func startServer(t testing.TB, patch string) *server {
 	reg := app.NewRegistry(app.RegistryDeps{
 		Deps:   app.Deps{Documents: drafts, Now: time.Now, NewID: apptest.IDs("d")},
 		Viewed: viewed,
-		Opener: daemon.SourceOpener{Git: &gitrepo.ExecRunner{}},
+		Opener: daemon.SourceOpener{Git: &gitrepo.ExecRunner{Env: os.Environ()}},
 	})
 	t.Cleanup(reg.Close)
 	agent := mcp.NewHandler(mcp.PathResolver(reg.Get), mcp.Options{Version: "test"})
@@ -127,15 +141,11 @@ func startServer(t testing.TB, patch string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs(patch)
+	sess, err := client.Open(context.Background(), app.OpenRequest{Args: args, Dir: dir})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("open %v in the daemon: %v", args, err)
 	}
-	sess, err := client.Open(context.Background(), app.OpenRequest{Args: []string{abs}, Dir: filepath.Dir(abs)})
-	if err != nil {
-		t.Fatalf("open %s in the daemon: %v", patch, err)
-	}
-	return &server{dirs: ds, reg: reg, disc: disc, d: d, id: sess.ID(), patch: abs, human: sess}
+	return &server{dirs: ds, reg: reg, disc: disc, d: d, id: sess.ID(), human: sess}
 }
 
 // service is the review as the daemon holds it.
@@ -259,6 +269,32 @@ func (b *browser) do(t testing.TB, what string, actions ...chromedp.Action[chrom
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatalf("%s: %v\n%s", what, err, b.report())
 	}
+}
+
+// click clicks the element sel (CSS) matches, with Shift held when shift
+// is set. Rows are re-rendered whenever the review state changes, so a
+// node found by the query may be replaced before the click lands; the
+// click is then tried again on the new one.
+func (b *browser) click(t testing.TB, what, sel string, shift bool) {
+	t.Helper()
+	var opts []chromedp.MouseOption
+	if shift {
+		opts = append(opts, chromedp.ButtonModifiers(chromedp.ModifierShift))
+	}
+	act := chromedp.QueryAfter(chromedp.CSS(sel), func(ctx context.Context, tg *chromedp.Target, nodes []*chromedp.Node) (chromedp.Void, error) {
+		return chromedp.MouseClickNode(nodes[0], opts...)(ctx, tg)
+	}, chromedp.NodeVisible)
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+		_, err = chromedp.Run(ctx, act)
+		cancel()
+		if err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s (click %s): %v\n%s", what, sel, err, b.report())
 }
 
 // evalJS evaluates a JavaScript expression in the page.

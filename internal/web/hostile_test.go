@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/session"
@@ -35,12 +34,12 @@ func TestBrowser_HostileTextIsShownNeverRun(t *testing.T) {
 	b := newBrowser(t, s.disc.BaseURL(), 1280, 800)
 	b.login(t, s)
 
-	b.do(t, "click new line 2", chromedp.Click(chromedp.CSS(`.row.line[data-path="web/index.html"][data-new="2"] .code`), chromedp.NodeVisible))
+	b.click(t, "click new line 2", `.row.line[data-path="web/index.html"][data-new="2"] .code`, false)
 	b.key(t, "c")
 	b.waitJS(t, "the editor", `document.activeElement && document.activeElement.classList.contains("ctext")`)
 	b.key(t, pageBody)
 	b.key(t, "\r") // a newline in the body; Ctrl+Enter would save
-	b.do(t, "save", chromedp.Click(chromedp.CSS(`.row.editor button.primary`), chromedp.NodeVisible))
+	b.click(t, "save", `.row.editor button.primary`, false)
 	waitSnapshot(t, s, "the page's draft", func(sn *app.Snapshot) bool { return len(sn.Drafts) == 2 })
 	b.waitJS(t, "both comments on screen", `document.querySelectorAll(".row.comment .cbody").length === 2`)
 

@@ -16,6 +16,7 @@ import (
 var (
 	screenshotFlag = flag.String("screenshot", "", "write a screenshot of the page on testdata/sample.patch to this PNG file (docs/screenshot.png)")
 	schemeFlag     = flag.String("scheme", "light", "colour scheme of the screenshot: light or dark")
+	splitFlag      = flag.Bool("split", false, "take the screenshot in the split view")
 )
 
 // TestScreenshot renders the page on the sample change with drafts by
@@ -65,7 +66,10 @@ func TestScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.login(t, s)
-	b.waitJS(t, "the agent's comment", `document.querySelector(".row.comment.agent") !== null || true`)
+	if *splitFlag {
+		b.key(t, "t")
+	}
+	b.waitJS(t, "the agent's comment", `document.querySelector(".row.comment.agent") !== null`)
 	png := b.screenshot(t)
 	if err := os.WriteFile(*screenshotFlag, png, 0o644); err != nil {
 		t.Fatal(err)

@@ -2,21 +2,17 @@
 // kept), the review state (fetched again on every event), the layout the
 // diff view scrolls, the page's own focus, and the actions every control
 // and key leads to. It renders through VirtualList (view.js) and rows.js.
-import { Changes, buildLayout, FILE, HUNK, LINE, EDITOR, rowSide, sideLine } from './model.js';
+import { Changes, buildLayout, FILE, HUNK, LINE, rowSide, sideLine } from './model.js';
 import { VirtualList } from './view.js';
 import { renderItem } from './rows.js';
 import { Sidebar } from './sidebar.js';
-import { Editor } from './editor.js';
+import { Drafts } from './drafts.js';
+import { SharedCursor } from './cursor.js';
 import { toast, banner, message } from './notify.js';
 import { langFor } from './syntax.js';
 import { LIMIT } from './text.js';
 import { el } from './dom.js';
 import { bindInput } from './input.js';
-
-// cursorKey names a cursor for comparison ({path, side, line, hunk}).
-function cursorKey(c) {
-  return `${c.path}\n${c.side || ''}\n${c.line || 0}\n${c.hunk}`;
-}
 
 function cssPx(name, fallback) {
   const v = parseFloat(getComputedStyle(document.documentElement).getPropertyValue(name));
@@ -33,23 +29,15 @@ export class App {
     this.placed = [];
     this.fileDraftCount = new Map();
     this.draftSig = null;
+    this.viewedSig = '';
     this.split = localStorage.getItem('leanreview.split') === '1';
     // The page's own focus: an item, the position it stands for (kept
     // across rebuilds) and, in the split view, the side.
     this.focus = -1;
     this.focusPos = null;
     this.focusSide = 'new';
-    // sel is a line range being selected: {from, to} positions and side.
-    this.sel = null;
-    // The human's shared cursor as the state reports it.
-    this.cursorItem = -1;
-    this.cursorSide = 'new';
-    this.remoteKey = '';
-    this.sent = [];
-    this.cursorBusy = false;
-    this.cursorDirty = false;
-    this.follow = true;
-    this.editor = null;
+    this.cursor = new SharedCursor(this);
+    this.drafts = new Drafts(this);
     this.stale = '';
     this.stateBusy = false;
     this.stateDirty = false;
@@ -119,16 +107,24 @@ export class App {
     this.fileDraftCount = new Map();
     for (const d of this.placed) this.fileDraftCount.set(d.location.path, (this.fileDraftCount.get(d.location.path) || 0) + 1);
     const sig = JSON.stringify(this.placed.map((d) => [d.id, d.body, d.location, d.status, d.resolved, d.author]));
+    const viewedSig = st.viewed.join(',');
     if (first || sig !== this.draftSig) {
       this.draftSig = sig;
+      this.viewedSig = viewedSig;
       this.rebuild();
     } else {
-      this.locateCursor();
-      this.list.refresh();
+      // Rows are drawn again only when what they show changed, so a
+      // cursor echo does not replace the row under the mouse.
+      const was = [this.cursor.item, this.cursor.side];
+      this.cursor.locate();
+      if (viewedSig !== this.viewedSig || was[0] !== this.cursor.item || was[1] !== this.cursor.side) {
+        this.viewedSig = viewedSig;
+        this.list.refresh();
+      }
     }
     this.sidebar.update();
-    this.remoteCursor(st.cursor, first);
-    this.cursorInfo();
+    this.cursor.remote(st.cursor, first);
+    this.cursor.info();
   }
 
   // refreshState fetches the state again, one request at a time: events
@@ -190,8 +186,8 @@ export class App {
       this.setChangeset(cs);
       this.stale = '';
       banner(null);
-      this.editor = null;
-      this.sel = null;
+      this.drafts.editor = null;
+      this.drafts.sel = null;
       this.focusPos = null;
       this.sidebar.setFiles();
       this.applyState(st, true);
@@ -219,20 +215,21 @@ export class App {
   // editor opened), keeping the line at the top of the screen in place.
   rebuild() {
     const keep = this.layout ? this.topPos() : null;
-    const editing = this.editor && this.editor.draft ? this.editor.draft.id : '';
+    const ed = this.drafts.editor;
+    const editing = ed && ed.draft ? ed.draft.id : '';
     const drafts = editing ? this.placed.filter((d) => d.id !== editing) : this.placed;
-    const hadEditorFocus = this.editor && this.editor.hasFocus();
-    const L = buildLayout(this.ch, this.split, drafts, this.editor ? this.editor.anchor : null);
+    const hadEditorFocus = ed && ed.hasFocus();
+    const L = buildLayout(this.ch, this.split, drafts, ed ? ed.anchor : null);
     this.layout = L;
     this.focus = this.focusPos ? L.itemOf(this.focusPos) : -1;
     if (this.focus < 0 && L.n) this.focus = 0;
-    this.locateCursor();
+    this.cursor.locate();
     this.list.setModel(L.n, L.top, this.contentWidth());
     if (keep) {
       const i = L.itemOf(keep.pos);
       if (i >= 0) this.list.setVirtualTop(L.top[i] * this.rowH + keep.offset);
     }
-    if (hadEditorFocus) this.editor.focus();
+    if (hadEditorFocus) ed.focus();
   }
 
   contentWidth() {
@@ -314,8 +311,8 @@ export class App {
       const row = this.rowAt(i, side || this.focusSide);
       this.focusSide = L.split ? (side === 'old' && L.a[i] >= 0) || L.b[i] < 0 ? 'old' : 'new' : rowSide(row, 'new');
     }
-    if (this.sel) {
-      this.sel.to = this.focusPos;
+    if (this.drafts.sel) {
+      this.drafts.sel.to = this.focusPos;
       this.list.refresh();
     } else {
       this.list.redraw(prev);
@@ -323,7 +320,7 @@ export class App {
     }
     this.list.scrollTo(i, how);
     this.sidebar.setCurrent(L.file[i]);
-    if (send) this.sendCursor();
+    if (send) this.cursor.send();
   }
 
   // focusCursor is the focus in the daemon's cursor coordinates.
@@ -342,88 +339,13 @@ export class App {
     return c;
   }
 
-  // sendCursor tells the daemon where the page's focus is, one request at
-  // a time, so a burst of keys costs one request per round trip.
-  sendCursor() {
-    if (this.stale) return;
-    if (this.cursorBusy) {
-      this.cursorDirty = true;
-      return;
-    }
-    const c = this.focusCursor();
-    if (!c) return;
-    this.sent.push(cursorKey(c));
-    if (this.sent.length > 32) this.sent.shift();
-    this.cursorBusy = true;
-    this.api.setCursor(c).catch((err) => this.fail(err)).finally(() => {
-      this.cursorBusy = false;
-      if (this.cursorDirty) {
-        this.cursorDirty = false;
-        this.sendCursor();
-      }
-    });
-  }
-
-  // targetItem maps {path, side, line, hunk} to an item and a side.
-  targetItem(c) {
-    const L = this.layout;
-    const f = this.ch.pathIndex.get(c.path);
-    if (f === undefined) return null;
-    if (c.line && c.side) {
-      const p = this.ch.findLine(c.path, c.side, c.line);
-      if (p) return { i: L.rowItem[this.ch.rowBase[p.g] + p.r], side: c.side };
-    }
-    const nh = (this.ch.files[f].hunks || []).length;
-    if (c.hunk >= 0 && c.hunk < nh) {
-      const g = this.ch.hunkBase[f] + c.hunk;
-      return { i: L.rowItem[this.ch.rowBase[g]], side: c.side || 'new' };
-    }
-    return { i: L.fileItem[f], side: 'new' };
-  }
-
-  locateCursor() {
-    const c = this.state && this.state.cursor;
-    const t = c && c.path ? this.targetItem(c) : null;
-    this.cursorItem = t ? t.i : -1;
-    this.cursorSide = t ? t.side : 'new';
-  }
-
-  // remoteCursor follows a cursor moved elsewhere (the terminal, an
-  // accepted suggestion): one this page did not send.
-  remoteCursor(c, first) {
-    const key = c && c.path ? cursorKey(c) : '';
-    if (key === this.remoteKey) return;
-    this.remoteKey = key;
-    if (!key || this.sent.includes(key)) return;
-    this.sent = [];
-    if ((this.follow || first) && this.cursorItem >= 0) {
-      this.setFocus(this.cursorItem, this.cursorSide, { send: false, how: 'center' });
-    }
-  }
-
-  cursorInfo() {
-    const box = document.getElementById('cursor-info');
-    const c = this.state.cursor;
-    while (box.firstChild) box.removeChild(box.firstChild);
-    box.hidden = !c || !c.path;
-    if (box.hidden) return;
-    const where = c.line ? `${c.path}:${c.line}` : c.path;
-    const follow = el('input', { type: 'checkbox', id: 'follow', onchange: (e) => { this.follow = e.target.checked; } });
-    follow.checked = this.follow;
-    box.append(
-      el('span', { class: 'cursor-dot', 'aria-hidden': 'true' }),
-      el('button', { type: 'button', class: 'link', title: 'The human\'s cursor, shared with the terminal: go there', text: where,
-        onclick: () => { if (this.cursorItem >= 0) this.setFocus(this.cursorItem, this.cursorSide, { send: false, how: 'center' }); } }),
-      el('label', { class: 'follow', title: 'Follow the cursor when it moves elsewhere (F)' }, follow, 'follow'));
-  }
-
   jumpTo(c, send) {
-    const t = this.targetItem(c);
+    const t = this.cursor.target(c);
     if (t) this.setFocus(t.i, t.side, { send, how: 'center' });
   }
 
   jumpToFile(f) {
-    this.sel = null;
+    this.drafts.sel = null;
     this.setFocus(this.layout.fileItem[f], 'new', { how: 'top' });
   }
 
@@ -461,152 +383,6 @@ export class App {
         return;
       }
     }
-  }
-
-  // --- comments -------------------------------------------------------
-
-  inSelection(i, side) {
-    if (!this.sel) return false;
-    const L = this.layout;
-    const a = L.itemOf(this.sel.from);
-    const b = L.itemOf(this.sel.to);
-    if (i < Math.min(a, b) || i > Math.max(a, b) || side !== this.sel.side) return false;
-    const row = this.rowAt(i, side);
-    return row !== null && rowSide(row, side) === side && sideLine(row, side) != null;
-  }
-
-  startSelection() {
-    const L = this.layout;
-    if (L.kind[this.focus] !== LINE) return;
-    const side = this.focusCursor().side;
-    this.sel = { from: this.focusPos, to: this.focusPos, side };
-    this.list.refresh();
-  }
-
-  clearSelection() {
-    if (!this.sel) return;
-    this.sel = null;
-    this.list.refresh();
-  }
-
-  // selectionTarget is the selection as lines {path, side, start, end}, or
-  // a message saying why it cannot be commented on.
-  selectionTarget() {
-    const L = this.layout;
-    const a = L.itemOf(this.sel.from);
-    const b = L.itemOf(this.sel.to);
-    const lo = Math.min(a, b);
-    const hi = Math.max(a, b);
-    if (L.hunk[lo] !== L.hunk[hi]) return 'A range must stay within one hunk.';
-    let start = Infinity;
-    let end = -Infinity;
-    for (let i = lo; i <= hi; i++) {
-      if (!this.inSelection(i, this.sel.side)) continue;
-      const n = sideLine(this.rowAt(i, this.sel.side), this.sel.side);
-      start = Math.min(start, n);
-      end = Math.max(end, n);
-    }
-    if (start === Infinity) return 'The selection holds no line of that side.';
-    return { path: this.ch.files[L.file[lo]].path, side: this.sel.side, start, end };
-  }
-
-  // commentAt opens the editor on the selection, or on line item i; byKey
-  // says a key press opened it.
-  commentAt(i, side, byKey = false) {
-    const L = this.layout;
-    let target;
-    if (this.sel) {
-      target = this.selectionTarget();
-      if (typeof target === 'string') {
-        toast(target, null, 'error');
-        return;
-      }
-    } else {
-      if (L.kind[i] !== LINE) {
-        toast('Move to a line to comment on it.');
-        return;
-      }
-      const row = this.rowAt(i, side);
-      const s = rowSide(row, L.split ? side : 'new');
-      const line = sideLine(row, s);
-      if (line == null) {
-        toast('This row is not a line of either file.');
-        return;
-      }
-      target = { path: this.ch.files[L.file[i]].path, side: s, start: line, end: line };
-    }
-    this.openEditor(target, null, byKey);
-  }
-
-  // commentFromGutter is the + button: a click comments on its line; a
-  // shift-click comments on the range from the focus to it.
-  commentFromGutter(i, side, shift) {
-    const L = this.layout;
-    if (shift && L.kind[this.focus] === LINE) {
-      this.sel = { from: this.focusPos, to: L.posOf(i), side: this.sel ? this.sel.side : side };
-    } else {
-      this.sel = null;
-      this.setFocus(i, side);
-    }
-    this.commentAt(i, side);
-  }
-
-  openEditor(target, draft, byKey = false) {
-    this.editor = new Editor(target, draft, async (text) => {
-      if (draft) await this.api.editComment(draft.id, text);
-      else await this.api.comment({ path: target.path, side: target.side, start_line: target.start, end_line: target.end }, text);
-      this.closeEditor();
-      toast(draft ? 'Draft updated' : 'Draft saved');
-      await this.refreshState();
-    }, () => this.closeEditor());
-    this.editor.armed = byKey;
-    this.sel = null;
-    this.rebuild();
-    const L = this.layout;
-    const t = this.targetItem({ path: target.path, side: target.side, line: target.end || target.start, hunk: -1 });
-    let i = t ? t.i : 0;
-    while (i < L.n && L.kind[i] !== EDITOR) i++;
-    this.list.scrollTo(i, 'nearest', 1);
-    this.editor.focus();
-  }
-
-  closeEditor() {
-    if (!this.editor) return;
-    this.editor = null;
-    this.rebuild();
-    this.focusDiff();
-  }
-
-  editDraft(d, byKey = false) {
-    const loc = d.location;
-    this.openEditor({ path: loc.path, side: loc.side, start: loc.start_line, end: loc.end_line || loc.start_line }, d, byKey);
-  }
-
-  async deleteDraft(d) {
-    try {
-      const deleted = await this.api.deleteComment(d.id);
-      toast('Draft deleted', { label: 'Undo', run: () => this.api.restoreComment(deleted).then(() => this.refreshState(), (err) => this.fail(err)) });
-      await this.refreshState();
-    } catch (err) {
-      this.fail(err);
-    }
-  }
-
-  async resolveDraft(d, resolved) {
-    try {
-      await this.api.resolveComment(d.id, resolved);
-      await this.refreshState();
-    } catch (err) {
-      this.fail(err);
-    }
-  }
-
-  // draftOnFocus is the human's own draft on the focused line, or null.
-  draftOnFocus() {
-    const c = this.focusCursor();
-    if (!c || !c.line) return null;
-    return this.placed.find((d) => d.author === 'human' && d.location.path === c.path && d.location.side === c.side
-      && c.line >= d.location.start_line && c.line <= (d.location.end_line || d.location.start_line)) || null;
   }
 
   // --- suggestions ----------------------------------------------------

@@ -36,17 +36,17 @@ export function bindInput(app) {
       const half = e.target.closest('.half');
       const side = half ? half.dataset.side || 'new' : rowSide(L.row(i, false), 'new');
       if (e.shiftKey && L.kind[app.focus] === LINE) {
-        if (!app.sel) app.sel = { from: app.focusPos, to: app.focusPos, side: app.focusCursor().side };
-        app.setFocus(i, app.sel.side);
+        if (!app.drafts.sel) app.drafts.sel = { from: app.focusPos, to: app.focusPos, side: app.focusCursor().side };
+        app.setFocus(i, app.drafts.sel.side);
       } else {
-        app.clearSelection();
+        app.drafts.clearSelection();
         app.setFocus(i, side);
       }
     } else if (L.kind[i] === FILE) {
-      app.clearSelection();
+      app.drafts.clearSelection();
       app.setFocus(i, 'new');
     } else if (L.kind[i] === HUNK) {
-      app.clearSelection();
+      app.drafts.clearSelection();
       app.setFocus(L.step(i, 1), app.focusSide);
     }
     app.focusDiff();
@@ -119,29 +119,29 @@ export function act(app, action) {
     }
     case 'toggleView': return app.setSplit(!app.split);
     case 'follow': {
-      app.follow = !app.follow;
+      app.cursor.follow = !app.cursor.follow;
       const box = document.getElementById('follow');
-      if (box) box.checked = app.follow;
+      if (box) box.checked = app.cursor.follow;
       return;
     }
-    case 'comment': return app.commentAt(i, app.focusSide, true);
+    case 'comment': return app.drafts.commentAt(i, app.focusSide, true);
     case 'select':
-      if (app.sel) app.commentAt(i, app.sel.side, true);
-      else app.startSelection();
+      if (app.drafts.sel) app.drafts.commentAt(i, app.drafts.sel.side, true);
+      else app.drafts.startSelection();
       return;
     case 'edit': {
-      const d = app.draftOnFocus();
-      if (d) app.editDraft(d, true);
+      const d = app.drafts.draftOnFocus();
+      if (d) app.drafts.editDraft(d, true);
       return;
     }
     case 'delete': {
-      const d = app.draftOnFocus();
-      if (d) app.deleteDraft(d);
+      const d = app.drafts.draftOnFocus();
+      if (d) app.drafts.deleteDraft(d);
       return;
     }
     case 'cancel':
-      if (app.editor) app.closeEditor();
-      else app.clearSelection();
+      if (app.drafts.editor) app.drafts.closeEditor();
+      else app.drafts.clearSelection();
       return;
     case 'viewed':
       if (L.kind[i] === FILE) app.toggleFileViewed(f);

@@ -18,7 +18,7 @@ export function renderItem(app, i) {
     case LINE: return L.split ? splitRow(app, i) : unifiedRow(app, i);
     case NOTE: return noteRow(app, L.file[i]);
     case COMMENT: return commentRow(app, L.drafts[L.a[i]]);
-    case EDITOR: return app.editor.element();
+    case EDITOR: return app.drafts.editor.element();
   }
   return el('div', { class: 'row' });
 }
@@ -78,8 +78,8 @@ function noteRow(app, f) {
 function lineState(app, i, side) {
   let cls = '';
   if (app.focus === i && (!app.layout.split || app.focusSide === side)) cls += ' focus';
-  if (app.inSelection(i, side)) cls += ' sel';
-  if (app.cursorItem === i && (!app.layout.split || app.cursorSide === side)) cls += ' shared-cursor';
+  if (app.drafts.inSelection(i, side)) cls += ' sel';
+  if (app.cursor.item === i && (!app.layout.split || app.cursor.side === side)) cls += ' shared-cursor';
   return cls;
 }
 
@@ -106,7 +106,7 @@ function addButton(app, i, side) {
   return el('button', {
     type: 'button', class: 'add-comment', title: 'Comment on this line (c); shift-click a second line for a range',
     'aria-label': 'Comment', text: '+',
-    onclick: (e) => { e.stopPropagation(); app.commentFromGutter(i, side, e.shiftKey); },
+    onclick: (e) => { e.stopPropagation(); app.drafts.commentFromGutter(i, side, e.shiftKey); },
   });
 }
 
@@ -122,7 +122,7 @@ function lineData(app, i, left, right) {
 function unifiedRow(app, i) {
   const row = app.layout.row(i, false);
   const side = rowSide(row, 'new');
-  const mark = app.cursorItem === i ? el('span', { class: 'cursor-flag', title: 'The human\'s cursor (terminal or page)', text: 'cursor' }) : null;
+  const mark = app.cursor.item === i ? el('span', { class: 'cursor-flag', title: 'The human\'s cursor (terminal or page)', text: 'cursor' }) : null;
   return el('div', { class: `row line ${row.kind}${lineState(app, i, side)}`, role: 'row', dataset: lineData(app, i, row, row) },
     num(row.old_line), num(row.new_line), row.kind === 'meta' ? null : addButton(app, i, side), sign(row.kind), code(app, i, false), mark);
 }
@@ -135,7 +135,7 @@ function splitRow(app, i) {
     if (r < 0) return el('div', { class: 'half empty' + (right ? ' right' : ' left') });
     const row = L.row(i, right);
     const n = right ? row.new_line : row.old_line;
-    const mark = app.cursorItem === i && app.cursorSide === side ? el('span', { class: 'cursor-flag', text: 'cursor' }) : null;
+    const mark = app.cursor.item === i && app.cursor.side === side ? el('span', { class: 'cursor-flag', text: 'cursor' }) : null;
     return el('div', { class: `half ${right ? 'right' : 'left'} ${row.kind}${lineState(app, i, side)}`, dataset: { side } },
       num(n), row.kind === 'meta' ? null : addButton(app, i, side), sign(row.kind), code(app, i, right), mark);
   };
@@ -148,10 +148,10 @@ function commentRow(app, d) {
   const lines = loc.end_line && loc.end_line !== loc.start_line ? `${loc.start_line}–${loc.end_line}` : `${loc.start_line}`;
   const actions = [];
   if (mine) {
-    actions.push(el('button', { type: 'button', text: 'Edit', onclick: () => app.editDraft(d) }));
-    actions.push(el('button', { type: 'button', text: 'Delete', onclick: () => app.deleteDraft(d) }));
+    actions.push(el('button', { type: 'button', text: 'Edit', onclick: () => app.drafts.editDraft(d) }));
+    actions.push(el('button', { type: 'button', text: 'Delete', onclick: () => app.drafts.deleteDraft(d) }));
   }
-  actions.push(el('button', { type: 'button', text: d.resolved ? 'Unresolve' : 'Resolve', onclick: () => app.resolveDraft(d, !d.resolved) }));
+  actions.push(el('button', { type: 'button', text: d.resolved ? 'Unresolve' : 'Resolve', onclick: () => app.drafts.resolveDraft(d, !d.resolved) }));
   return el('div', { class: 'row comment' + (mine ? ' mine' : ' agent') + (d.resolved ? ' resolved' : ''), dataset: { draft: d.id } },
     el('div', { class: 'cbox' },
       el('div', { class: 'chead' },

@@ -16,6 +16,7 @@ export class Sidebar {
     this.filter = document.getElementById('file-filter');
     this.shown = [];
     this.current = -1;
+    this.sig = '';
     this.list = new VirtualList(document.getElementById('files'), {
       rowHeight: FILE_ROW_PX, overscan: 6, render: (i) => this.fileEntry(this.shown[i]),
     });
@@ -69,8 +70,14 @@ export class Sidebar {
       total ? el('span', { class: 'meter' }, fill(Math.round(100 * viewed / total))) : null));
   }
 
-  // update redraws everything that depends on the review state.
+  // update redraws what depends on the review state, when it changed: a
+  // redraw replaces the buttons, which must not happen under the mouse for
+  // nothing.
   update() {
+    const st = this.app.state || {};
+    const sig = JSON.stringify([st.suggestions, st.drafts, st.viewed, [...this.app.viewed].length]);
+    if (sig === this.sig) return;
+    this.sig = sig;
     this.summary();
     this.suggestions();
     this.orphans();
@@ -136,8 +143,8 @@ export class Sidebar {
         el('div', { class: 'sfoot' },
           el('span', { class: 'who', text: d.author === 'human' ? 'You' : 'Agent' }),
           el('span', { class: 'grow' }),
-          d.author === 'human' ? el('button', { type: 'button', class: 'small', text: 'Delete', onclick: () => app.deleteDraft(d) }) : null,
-          el('button', { type: 'button', class: 'small', text: d.resolved ? 'Unresolve' : 'Resolve', onclick: () => app.resolveDraft(d, !d.resolved) }))));
+          d.author === 'human' ? el('button', { type: 'button', class: 'small', text: 'Delete', onclick: () => app.drafts.deleteDraft(d) }) : null,
+          el('button', { type: 'button', class: 'small', text: d.resolved ? 'Unresolve' : 'Resolve', onclick: () => app.drafts.resolveDraft(d, !d.resolved) }))));
     }
   }
 }
