@@ -63,11 +63,11 @@ func (d dirs) environ() []string {
 // process, with the agent's MCP endpoint mounted as `leanreview serve`
 // mounts it, and one review open.
 type server struct {
-	dirs  dirs
-	reg   *app.Registry
-	disc  daemon.Discovery
-	d     *daemon.Daemon
-	id    string
+	dirs dirs
+	reg  *app.Registry
+	disc daemon.Discovery
+	d    *daemon.Daemon
+	id   string
 	// patch is the patch file served, "" for another source.
 	patch string
 	// human is the terminal side: the Go HTTP client the terminal UI uses
