@@ -12,11 +12,16 @@ import (
 	"github.com/leanreview/leanreview/internal/session"
 )
 
-// commentOp is what an editor session is for: a new draft on ref, or an
-// edit of draft id.
+// commentOp is what an editor session is for: a new draft on ref, an
+// edit of draft id, a reply to a forge thread (replyTo, with ref the
+// thread's line when the diff shows it; thread names it for messages), or
+// the summary of a submission.
 type commentOp struct {
-	ref app.LineRef
-	id  string
+	ref     app.LineRef
+	id      string
+	replyTo string
+	thread  string
+	summary bool
 }
 
 type (
@@ -146,6 +151,16 @@ func (m *Model) finishEditor(msg editorDoneMsg) tea.Cmd {
 		}
 		op := msg.op
 		switch {
+		case op.summary:
+			return summaryMsg{body: res.Body}
+		case op.replyTo != "" && res.Outcome == editor.OutcomeDiscarded:
+			return opDoneMsg{info: "empty reply discarded"}
+		case op.replyTo != "":
+			_, err := svc.Comment(ctx, session.ActorHuman, app.CommentRequest{Ref: op.ref, Body: res.Body, ReplyTo: op.replyTo})
+			if err != nil {
+				return opDoneMsg{err: fmt.Errorf("stage the reply to %s: %w", op.thread, err)}
+			}
+			return opDoneMsg{info: "reply staged: S sends it after the review"}
 		case op.id == "" && res.Outcome == editor.OutcomeDiscarded:
 			return opDoneMsg{info: "empty comment discarded"}
 		case op.id == "":

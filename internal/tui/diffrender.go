@@ -89,6 +89,8 @@ func (v *diffView) itemHeight(it item) int {
 		return n
 	case itemPreview:
 		return 1 + min(len(bodyLines(v.drafts[it.draft].Body)), previewLines+1)
+	case itemThread:
+		return len(threadLines(v.threads[it.thread]))
 	}
 	return 1
 }
@@ -126,6 +128,8 @@ func (v *diffView) drawItem(it item) []string {
 		return []string{v.drawHunkHeader(it)}
 	case itemPreview:
 		return v.drawPreview(it)
+	case itemThread:
+		return v.drawThread(it)
 	}
 	if v.lay.split {
 		return v.drawPair(it)
@@ -168,6 +172,9 @@ func (v *diffView) drawFileHeader(f int) string {
 	}
 	if n := v.draftsIn(file.Path); n > 0 {
 		fmt.Fprintf(&b, "  %s", plural(n, "draft"))
+	}
+	if n := v.threadsIn(file.Path); n > 0 {
+		fmt.Fprintf(&b, "  %s", plural(n, "thread"))
 	}
 	return v.th.fit(b.String(), a, v.width)
 }
@@ -278,8 +285,11 @@ func (v *diffView) drawPreview(it item) []string {
 // draftTitle is a draft's heading line: who, where, and whether it moved.
 func draftTitle(d session.Placed) string {
 	who := "your draft"
-	if d.Author == session.ActorAgent {
+	switch {
+	case d.Author == session.ActorAgent:
 		who = "agent's draft"
+	case d.ReplyTo != "":
+		who = "your reply"
 	}
 	s := fmt.Sprintf("%s on %s", who, lineSpan(d.Location.Side, d.Location.Start, d.Location.End))
 	if d.Rung == changeset.RungMoved {
@@ -303,6 +313,17 @@ func (v *diffView) viewedIn(f int) int {
 	n := 0
 	for _, h := range v.lay.cs.Files[f].Hunks {
 		if v.viewed[h.Digest] {
+			n++
+		}
+	}
+	return n
+}
+
+// threadsIn counts the host's threads on file path.
+func (v *diffView) threadsIn(path string) int {
+	n := 0
+	for _, t := range v.threads {
+		if t.Path == path {
 			n++
 		}
 	}

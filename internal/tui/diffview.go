@@ -3,6 +3,7 @@ package tui
 import (
 	"regexp"
 
+	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/session"
 )
@@ -35,6 +36,8 @@ type diffView struct {
 	me     session.Actor
 	// suggested marks the hunks and rows pending suggestions point at.
 	suggested agentQueue
+	// threads are the host's review threads the layout places.
+	threads []app.PlacedThread
 }
 
 func newDiffView(lay *layout, th *theme, hl *highlighter, wrap bool, tab int) *diffView {

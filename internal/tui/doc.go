@@ -1,8 +1,10 @@
 // Package tui is leanreview's terminal surface: a Bubble Tea program that
 // shows one review (an app.Service) as a file sidebar, a unified or split
 // diff, a status bar (with the agent's pending suggestion above it) and a
-// few overlays (help, file picker, drafts list, suggestions list, search
-// prompt). It reads and writes the review only through app.Service.
+// few overlays (help, file picker, drafts and threads list, suggestions
+// list, submission confirmation, search prompt). It reads and writes the
+// review only through app.Service; a pull or merge request's threads and
+// submission come through the ThreadSource and Submitter it is given.
 //
 // Coordinates, and how they convert (all conversions live in layout.go and
 // viewport.go; nothing else computes them):

@@ -38,22 +38,32 @@ func (l *layout) setDrafts(drafts []session.Placed) {
 }
 
 // placePreviews orders each hunk's previews by the row (unified) or pair
-// (split) they sit under.
+// (split) they sit under; under one row the threads come first, in the
+// host's order, then the drafts (a staged reply under its thread).
 func (l *layout) placePreviews() {
 	l.hunkPreviews = map[int][]preview{}
-	for d, ref := range l.anchored {
-		after := ref.row
+	add := func(ref rowRef, p preview) {
+		p.after = ref.row
 		if l.split {
-			after = int(l.pairing(ref.g).rowPair[ref.row])
+			p.after = int(l.pairing(ref.g).rowPair[ref.row])
 		}
-		l.hunkPreviews[ref.g] = append(l.hunkPreviews[ref.g], preview{after: after, draft: d})
+		l.hunkPreviews[ref.g] = append(l.hunkPreviews[ref.g], p)
+	}
+	for t, ref := range l.threadAt {
+		add(ref, preview{index: t, thread: true})
+	}
+	for d, ref := range l.anchored {
+		add(ref, preview{index: d})
 	}
 	for _, ps := range l.hunkPreviews {
 		sort.Slice(ps, func(i, j int) bool {
 			if ps[i].after != ps[j].after {
 				return ps[i].after < ps[j].after
 			}
-			return ps[i].draft < ps[j].draft
+			if ps[i].thread != ps[j].thread {
+				return ps[i].thread
+			}
+			return ps[i].index < ps[j].index
 		})
 	}
 }

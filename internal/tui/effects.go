@@ -186,8 +186,12 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return m.runEditor(msg)
 	case editorDoneMsg:
 		return m.finishEditor(msg)
+	case threadsMsg:
+		m.applyThreads(msg)
+	case seenMsg:
+		m.seenDone(msg)
 	}
-	return nil
+	return m.handleSubmit(msg)
 }
 
 // applySnapshot shows snap; lay is its changeset's layout when that
@@ -244,7 +248,11 @@ func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) tea.Cmd {
 	for _, n := range snap.Notices {
 		m.setInfo("%s", string(n))
 	}
-	return m.followAccepted(prev, snap)
+	follow := m.followAccepted(prev, snap)
+	if lay != nil {
+		return tea.Batch(follow, m.loadThreads())
+	}
+	return follow
 }
 
 // restoreCursor puts the cursor on the line c names in a new changeset

@@ -34,6 +34,11 @@ type harnessOpts struct {
 	dir           string // state directory; a new temporary one when ""
 	patch         string // testdata file; review.patch when ""
 	key           string // the source's identity key; the patch digest when ""
+	// svc, when set, is the review instead of one over patch; threads and
+	// submitter are a pull request's (see forgeWorld).
+	svc       app.Service
+	threads   ThreadSource
+	submitter Submitter
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -51,21 +56,26 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		o.settings = Settings{TabWidth: 4, Wrap: true}
 	}
 	o.settings.plain = true
-	patch, err := os.ReadFile(filepath.Join("testdata", o.patch))
-	if err != nil {
-		t.Fatal(err)
+	if o.svc == nil {
+		patch, err := os.ReadFile(filepath.Join("testdata", o.patch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := o.key
+		if key == "" {
+			key = changeset.PatchDigest(string(patch))
+		}
+		o.svc = tuitest.OpenKeyed(t, patch, o.dir, key)
 	}
-	key := o.key
-	if key == "" {
-		key = changeset.PatchDigest(string(patch))
-	}
-	svc := tuitest.NoEvents{Service: tuitest.OpenKeyed(t, patch, o.dir, key)}
+	svc := tuitest.NoEvents{Service: o.svc}
 	h := &harness{t: t, svc: svc}
 	h.m = New(context.Background(), Options{
-		Open:     func(context.Context) (app.Service, error) { return svc, nil },
-		Label:    o.patch,
-		Editor:   o.editor,
-		Settings: o.settings,
+		Open:      func(context.Context) (app.Service, error) { return svc, nil },
+		Label:     o.patch,
+		Editor:    o.editor,
+		Settings:  o.settings,
+		Threads:   o.threads,
+		Submitter: o.submitter,
 	})
 	h.send(tea.WindowSizeMsg{Width: o.width, Height: o.height})
 	h.run(h.m.openCmd())

@@ -44,6 +44,8 @@ const (
 	ActTogglePreviews
 	ActDrafts
 	ActMarkViewed
+	ActReply
+	ActSubmit
 	ActAcceptSuggestion
 	ActDeclineSuggestion
 	ActSuggestions
@@ -98,8 +100,10 @@ var defaultBindings = [...]Binding{
 	{ActEdit, "edit", "Comment", "edit the draft on the line", []string{"e"}},
 	{ActDelete, "delete", "Comment", "delete the draft on the line", []string{"d d"}},
 	{ActUndo, "undo", "Comment", "undo the last delete", []string{"u"}},
-	{ActDrafts, "drafts", "Comment", "list all drafts (Enter jumps, m moves an orphan here)", []string{"C"}},
+	{ActDrafts, "drafts", "Comment", "list all drafts and review threads (Enter jumps, m moves an orphan here)", []string{"C"}},
 	{ActMarkViewed, "mark_viewed", "Review", "mark the hunk viewed (again: unmark)", []string{"v"}},
+	{ActReply, "reply", "Review", "reply to the review thread under the line (sent when you submit)", []string{"r"}},
+	{ActSubmit, "submit", "Review", "submit the drafts to the pull or merge request (asks first)", []string{"S"}},
 	{ActAcceptSuggestion, "accept_suggestion", "Agent", "accept the agent's suggestion: go where it points", []string{"a"}},
 	{ActDeclineSuggestion, "decline_suggestion", "Agent", "decline the agent's suggestion (the agent is told)", []string{"X"}},
 	{ActSuggestions, "suggestions", "Agent", "list the agent's suggestions (Enter accepts, X declines)", []string{"A"}},

@@ -31,6 +31,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.draftsKey(key)
 	case overlaySuggestions:
 		return m.suggestionsKey(key)
+	case overlaySubmit:
+		return m.submitKey(key)
 	}
 	act, pending := m.km.Match(m.pending, key)
 	m.pending = pending
@@ -101,8 +103,17 @@ func (m *Model) do(act Action) tea.Cmd {
 	case ActUndo:
 		return m.undoDelete()
 	case ActDrafts:
-		m.drafts = newDraftList(m.snap.Drafts)
+		m.drafts = newDraftList(m.snap.Drafts, m.threads, d.lay.threadAt)
 		m.overlay = overlayDrafts
+	case ActReply:
+		i, ok := m.threadAtCursor()
+		if !ok {
+			m.setErr(errors.New("no review thread on this line: threads show under their line, and C lists them all"))
+			return nil
+		}
+		return m.startReply(i)
+	case ActSubmit:
+		return m.openSubmit()
 	case ActMarkViewed:
 		return m.toggleViewed()
 	case ActAcceptSuggestion, ActDeclineSuggestion:
@@ -243,7 +254,15 @@ func (m *Model) draftsKey(key string) tea.Cmd {
 		dl.move(1)
 	case "k", "up":
 		dl.move(-1)
+	case "r":
+		if t, ok := dl.selectedThread(); ok {
+			return m.startReply(t)
+		}
+		m.setInfo("r replies to a thread: select one (they are listed after the drafts)")
 	case "enter":
+		if t, ok := dl.selectedThread(); ok {
+			return m.jumpToThread(t)
+		}
 		i := dl.selected()
 		if i < 0 {
 			return nil
@@ -262,6 +281,7 @@ func (m *Model) draftsKey(key string) tea.Cmd {
 	case "m":
 		i := dl.selected()
 		if i < 0 {
+			m.setInfo("m moves a draft: select one")
 			return nil
 		}
 		ref, _, err := m.commentTarget(false)

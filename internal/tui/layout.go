@@ -26,16 +26,19 @@ const (
 	itemHunkHeader
 	itemRow     // unified: one Row; split: one pair
 	itemPreview // a comment preview under the row it is attached to
+	itemThread  // a forge review thread under the row of its line
 )
 
 // item is one entry of the flat list. row is a Row index in unified view
-// and a pair index in split view; draft indexes layout.drafts.
+// and a pair index in split view; draft indexes the drafts placed by
+// setDrafts, thread the threads placed by setThreads.
 type item struct {
-	kind  itemKind
-	file  int
-	g     int // global hunk index, -1 for file items
-	row   int
-	draft int
+	kind   itemKind
+	file   int
+	g      int // global hunk index, -1 for file items
+	row    int
+	draft  int
+	thread int
 }
 
 type hunkMeta struct {
@@ -46,10 +49,13 @@ type hunkMeta struct {
 	folded bool
 }
 
-// preview is a draft shown under layout row after of its hunk.
+// preview is a draft or a thread shown under layout row after of its
+// hunk: a draft when thread is false, and index is then the draft's index,
+// else the thread's.
 type preview struct {
-	after int
-	draft int
+	after  int
+	index  int
+	thread bool
 }
 
 // layout is the flat index of one changeset under one projection. It is
@@ -62,13 +68,17 @@ type layout struct {
 
 	fileHunk0 []int // global index of each file's first hunk; len(files)+1 entries
 	hunks     []hunkMeta
-	// hunkPreviews holds, per global hunk with drafts, the previews in the
-	// current view's row order.
+	// hunkPreviews holds, per global hunk with drafts or threads, the
+	// previews in the current view's row order.
 	hunkPreviews map[int][]preview
 	// anchored lists, per draft index, the Row under which it is
 	// previewed; rowDrafts counts drafts covering each row (gutter marks).
 	anchored  map[int]rowRef
 	rowDrafts map[rowRef][]int
+	// threadAt lists, per thread index, the Row it is shown under;
+	// rowThreads the threads under each row, in the host's order.
+	threadAt   map[int]rowRef
+	rowThreads map[rowRef][]int
 
 	fileStart []slot
 	hunkStart []slot
@@ -177,8 +187,11 @@ func (l *layout) at(s slot) item {
 	if l.previews {
 		for j, p := range l.hunkPreviews[g] {
 			at := p.after + 1 + j
+			if k == at && p.thread {
+				return item{kind: itemThread, file: f, g: g, row: p.after, thread: p.index}
+			}
 			if k == at {
-				return item{kind: itemPreview, file: f, g: g, row: p.after, draft: p.draft}
+				return item{kind: itemPreview, file: f, g: g, row: p.after, draft: p.index}
 			}
 			if k < at {
 				break
@@ -234,12 +247,12 @@ func (l *layout) posOf(it item, side changeset.Side) Pos {
 	if l.split {
 		pr := l.pairing(it.g).pairs[it.row]
 		row = pr.pick(side)
-	} else if it.kind == itemPreview {
+	} else if it.kind == itemPreview || it.kind == itemThread {
 		row = it.row
 	}
 	return Pos{File: it.file, Hunk: int(l.hunks[it.g].index), Row: row}
 }
 
-// focusable reports whether the cursor may rest on an item: previews and
-// file notes are read, not visited.
-func focusable(k itemKind) bool { return k != itemPreview && k != itemFileNote }
+// focusable reports whether the cursor may rest on an item: previews,
+// threads and file notes are read, not visited.
+func focusable(k itemKind) bool { return k != itemPreview && k != itemThread && k != itemFileNote }

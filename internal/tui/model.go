@@ -52,6 +52,12 @@ type Options struct {
 	Editor   CommentEditor
 	Keymap   *Keymap
 	Settings Settings
+	// Threads and Submitter are the host's side of a pull or merge
+	// request: its review threads, and sending the drafts as one review.
+	// Both are nil for every other source; the UI then shows no threads
+	// and S explains that there is nowhere to submit to.
+	Threads   ThreadSource
+	Submitter Submitter
 }
 
 // overlay is what covers the diff pane. The zero value is none.
@@ -63,6 +69,7 @@ const (
 	overlayPicker
 	overlayDrafts
 	overlaySuggestions
+	overlaySubmit
 )
 
 // Model is the root of the UI: it routes messages to its components and
@@ -105,6 +112,14 @@ type Model struct {
 	viewedTotal int
 	orphans     int
 
+	// threads are the host's review threads placed on the changeset shown;
+	// seenSent the ids already recorded as seen.
+	threads     []app.PlacedThread
+	fileThreads map[string]int
+	newThreads  int
+	seenSent    map[string]bool
+	submit      *submitView
+
 	// prevCursor is where the cursor was before a reload replaced the
 	// changeset.
 	prevCursor app.Cursor
@@ -119,7 +134,8 @@ func New(ctx context.Context, opts Options) *Model {
 	if km == nil {
 		km, _ = NewKeymap(nil)
 	}
-	m := &Model{ctx: ctx, opts: opts, km: km, showSidebar: true, started: time.Now(), fileDrafts: map[string]int{}}
+	m := &Model{ctx: ctx, opts: opts, km: km, showSidebar: true, started: time.Now(), fileDrafts: map[string]int{},
+		seenSent: map[string]bool{}}
 	if m.opts.Settings.TabWidth < 1 {
 		m.opts.Settings.TabWidth = config.DefaultTabWidth
 	}
@@ -164,29 +180,39 @@ func spinTick() tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return spinMsg{} })
 }
 
-// Update routes one message.
+// Update routes one message, then records the threads it brought on
+// screen as seen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.route(msg)
+	if seen := m.markSeen(); seen != nil {
+		cmd = tea.Batch(cmd, seen)
+	}
+	return m, cmd
+}
+
+// route hands one message to whatever handles it.
+func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layoutPanes()
-		return m, nil
+		return nil
 	case spinMsg:
 		if m.diff == nil && m.loadErr == nil {
 			m.spin++
-			return m, spinTick()
+			return spinTick()
 		}
-		return m, nil
+		return nil
 	case tea.BackgroundColorMsg:
 		if m.opts.Settings.Theme == config.ThemeAuto && !msg.IsDark() && m.initialTheme() == themeDark {
 			m.setTheme(themeLight)
 		}
-		return m, nil
+		return nil
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		return m.handleKey(msg)
 	case tea.PasteMsg:
 		m.paste(msg.Content)
-		return m, nil
+		return nil
 	case tea.MouseWheelMsg:
 		if m.diff != nil && m.overlay == overlayNone {
 			switch msg.Mouse().Button {
@@ -195,11 +221,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			case tea.MouseWheelDown:
 				m.diff.scroll(3)
 			}
-			return m, m.syncCursor()
+			return m.syncCursor()
 		}
-		return m, nil
+		return nil
 	}
-	return m, m.handleResult(msg)
+	return m.handleResult(msg)
 }
 
 // layoutPanes gives each component its size.
@@ -259,6 +285,8 @@ func (m *Model) render() string {
 		pane = m.drafts.render(m, m.diff.width, body)
 	case overlaySuggestions:
 		pane = m.suggest.render(m, m.diff.width, body)
+	case overlaySubmit:
+		pane = m.submit.render(m, m.diff.width, body)
 	default:
 		pane = m.diff.render()
 	}
@@ -334,6 +362,12 @@ func (m *Model) statusLine() string {
 	if m.orphans > 0 {
 		right += fmt.Sprintf(" (%d orphaned)", m.orphans)
 	}
+	if n := len(m.threads); n > 0 {
+		right += " · " + plural(n, "thread")
+		if m.newThreads > 0 {
+			right += fmt.Sprintf(" (%d new)", m.newThreads)
+		}
+	}
 	if d.sel != nil {
 		right = " SELECT ·" + right
 	}
@@ -347,5 +381,9 @@ func (m *Model) statusLine() string {
 		right += fmt.Sprintf(" · %d/%d ", d.cursorSlot()+1, d.lay.total)
 	}
 	rw := min(textCells(right, 8), m.width*2/3)
+	if m.msg != "" {
+		// A message is read once: it gets the room it needs first.
+		rw = min(rw, max(m.width-textCells(left, 8), m.width/3))
+	}
 	return m.th.fit(left, a, m.width-rw) + m.th.fitLeft(right, a, rw)
 }

@@ -67,7 +67,7 @@ type theme struct {
 	add, del, context, addWord, delWord      attrs
 	lineNo, hunkHeader, fileHeader, fileNote attrs
 	cursor, selection, comment, commentHead  attrs
-	orphaned, agent                          attrs
+	orphaned, agent, thread, threadHead      attrs
 	escaped, match, status, sidebar, dim     attrs
 	// syntax colours code by token type; nil when the theme has none.
 	syntax *chroma.Style
@@ -158,6 +158,7 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.commentHead = attrs{italic: true, bold: true}
 		t.orphaned = attrs{bold: true}
 		t.agent = attrs{bold: true, reverse: true}
+		t.threadHead = attrs{bold: true}
 		t.escaped = attrs{reverse: true}
 		t.match = attrs{reverse: true}
 		t.status = attrs{reverse: true}
@@ -174,6 +175,8 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.commentHead = t.comment.over(attrs{bold: true})
 		t.orphaned = fg("#ff7b72").over(attrs{bold: true})
 		t.agent = fg("#000000").over(bg("#d2a8ff"))
+		t.thread = fg("#a5d6ff")
+		t.threadHead = t.thread.over(attrs{bold: true})
 		t.escaped = fg("#000000").over(bg("#e3b341"))
 		t.match = fg("#000000").over(bg("#f2cc60"))
 		t.status = fg("#e6edf3").over(bg("#30363d"))
@@ -191,6 +194,8 @@ func newTheme(kind themeKind, overrides map[config.ColorSlot]config.Color) *them
 		t.commentHead = t.comment.over(attrs{bold: true})
 		t.orphaned = fg("#cf222e").over(attrs{bold: true})
 		t.agent = fg("#ffffff").over(bg("#8250df"))
+		t.thread = fg("#0969da")
+		t.threadHead = t.thread.over(attrs{bold: true})
 		t.escaped = fg("#9a6700").over(bg("#fff8c5"))
 		t.match = bg("#fae17d")
 		t.status = fg("#1f2328").over(bg("#eaeef2"))
