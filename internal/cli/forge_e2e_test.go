@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/forge"
@@ -142,7 +144,7 @@ func TestForge_ForcePushRelocatesDraftsAndTheConfirmationListsOrphans(t *testing
 			w.host.Push(w.ref, head2, v2)
 			out := w.ok("submit", w.url, "--event", "comment", "--body", "After the push.", "--yes")
 			t.Logf("leanreview submit --yes:\n%s", out)
-			for _, want := range []string{"head " + head2[:12], "Will send 2 comments:", "calc.go   1 comment", "dup2.txt  1 comment",
+			for _, want := range []string{"(open), head " + head2[:12], "Will send 2 comments:", "calc.go   1 comment", "dup2.txt  1 comment",
 				"warning: will NOT send 1 orphaned draft", orphan + "  calc.go:80 (new side)  Why - 1?"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("submit output lacks %q:\n%s", want, out)
@@ -229,5 +231,51 @@ func TestForge_CheckReviewExitStatusSaysNewNothingOrFailure(t *testing.T) {
 	}
 	if _, errOut := w.must(2, "check-review", testdataPath(t, "calc-v1.diff")); !strings.Contains(errOut, "check-review works on a GitHub pull request") {
 		t.Errorf("a patch file: %q", errOut)
+	}
+}
+
+func TestForge_HostFailuresAreExplainedInWords(t *testing.T) {
+	w := newForgeWorld(t, forgetest.NewGitHub(t, forgetest.GitHubOptions{}), forgetest.FixturePatch(), forgetest.FixtureHead)
+	missing := strings.Replace(w.url, "/pull/7", "/pull/404", 1)
+	if _, errOut := w.must(1, "inspect", missing); !strings.Contains(errOut, "GitHub found nothing for read pull request acme/greeter#404 (404)") ||
+		!strings.Contains(errOut, "check the reference") {
+		t.Errorf("a missing pull request: %q", errOut)
+	}
+	// A wait longer than leanreview will sit through is not slept: the
+	// message says when to come back.
+	w.host.Inject(shifted(w.host, []forgetest.Fault{{Kind: forgetest.FaultRateLimit, Method: "GET", Nth: 1, RetryAfter: time.Hour}})...)
+	if _, errOut := w.must(1, "inspect", w.url); !strings.Contains(errOut, "GitHub rate limit hit") || !strings.Contains(errOut, "try again in 1h0m0s") {
+		t.Errorf("rate limited: %q", errOut)
+	}
+}
+
+func TestForge_BigPullRequestsAndManyThreadsAreReadWhole(t *testing.T) {
+	// 301 files is past GitHub's diff limit: the adapter reads the files
+	// endpoint instead. 130 threads take two pages.
+	w := newForgeWorld(t, forgetest.NewGitHub(t, forgetest.GitHubOptions{}), forgetest.BigPatch(301), forgetest.FixtureHead)
+	if out := w.ok("inspect", w.url, "--numstat"); strings.Count(out, "\n") != 301 {
+		t.Errorf("inspect listed %d files, want 301", strings.Count(out, "\n"))
+	}
+	for i := range 130 {
+		w.host.SeedThread(w.ref, forgetest.ThreadSeed{Path: fmt.Sprintf("pkg/f%03d.go", i), Side: changeset.SideNew, Line: 2, Body: "Why 2?"})
+	}
+	if out, _ := w.must(1, "check-review", w.url); !strings.Contains(out, "130 new threads on github.com/acme/greeter#7 (of 130)") {
+		t.Errorf("check-review: %s", strings.SplitN(out, "\n", 2)[0])
+	}
+}
+
+func TestForge_SelfHostedHostComesFromTheConfigFile(t *testing.T) {
+	host := forgetest.NewGitLab(t, forgetest.GitLabOptions{})
+	w := newForgeWorld(t, host, forgetest.FixturePatch(), forgetest.FixtureHead)
+	w.env = slices.DeleteFunc(w.env, func(kv string) bool { return strings.HasPrefix(kv, "LEANREVIEW_GITLAB_API=") })
+	dir := filepath.Join(w.dir, "config", "leanreview")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "config.toml"), "[hosts.\"git.example.com\"]\nkind = \"gitlab\"\napi = \""+host.URL()+"\"\n", 0o600)
+	url := "https://git.example.com/" + w.ref.Repo + "/-/merge_requests/7"
+	out := w.ok("comment", url, "--path", "main.go", "--line", "9", "--body", "On our own GitLab.")
+	if on := w.ok("drafts", url+"/diffs"); !strings.Contains(on, savedID(t, out)) {
+		t.Errorf("the merge request's diffs page finds no draft:\n%s", on)
 	}
 }

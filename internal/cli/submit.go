@@ -188,7 +188,7 @@ func (f *Factory) confirm(yes, stdinUsed bool) error {
 // printPlan writes the confirmation: what goes, what stays, and why.
 func printPlan(w io.Writer, p app.Plan) {
 	ch := p.Change
-	fmt.Fprintf(w, "%s %q by %s, head %s\n", ch.Label, ch.Title, ch.Author, shortSHA(ch.HeadSHA))
+	fmt.Fprintf(w, "%s %q by %s (%s), head %s\n", ch.Label, ch.Title, ch.Author, ch.State, shortSHA(ch.HeadSHA))
 	if n := len(p.Reconciled); n > 0 {
 		fmt.Fprintf(w, "%s already on %s (an earlier answer was lost) and cleared.\n", count(n, "draft was", "drafts were"), ch.Ref.Kind.Title())
 	}
