@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -26,7 +27,11 @@ func TestScreenshot(t *testing.T) {
 	if *screenshotFlag == "" {
 		t.Skip("run with -screenshot PATH to write the README's screenshot")
 	}
-	s := startServer(t, "testdata/sample.patch")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServerArgs(t, dir, []string{"sample.patch"})
 	ctx := context.Background()
 	if _, err := s.human.Comment(ctx, session.ActorHuman, app.CommentRequest{
 		Ref:  app.LineRef{Path: "server/handler.go", Side: changeset.SideNew, Start: 22, End: 25},
@@ -36,13 +41,13 @@ func TestScreenshot(t *testing.T) {
 	}
 	agent := s.service(t)
 	if _, err := agent.Comment(ctx, session.ActorAgent, app.CommentRequest{
-		Ref:  app.LineRef{Path: "server/handler.go", Side: changeset.SideNew, Start: 40},
-		Body: "This line carries U+202E and U+2066 (bidi controls): the code does not do what it reads as. Flagging it before it is merged.",
+		Ref:  app.LineRef{Path: "server/handler.go", Side: changeset.SideNew, Start: 39},
+		Body: "This line carries U+202E and U+2066 (bidi controls): everything after // is a comment, so `|| role == \"owner\"` never runs. It reads as the opposite of what it does.",
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := agent.Suggest(ctx, session.ActorAgent, app.SuggestionRequest{
-		Path: "server/handler.go", Side: changeset.SideNew, Line: 40, Hunk: 1,
+		Path: "server/handler.go", Side: changeset.SideNew, Line: 39, Hunk: 1,
 		Reason: "The isAdmin change hides a bidi override; worth a careful look.",
 	}); err != nil {
 		t.Fatal(err)
@@ -60,7 +65,7 @@ func TestScreenshot(t *testing.T) {
 			}
 		}
 	}
-	b := newBrowser(t, s.disc.BaseURL(), 1480, 920)
+	b := newBrowser(t, s.disc.BaseURL(), 1440, 1400)
 	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: *schemeFlag}}}); err != nil {
 		t.Fatal(err)

@@ -87,7 +87,8 @@ function findEscapes(d) {
 // (tok-k, tok-s...), "em" over the emphasis span, "esc" over escapes.
 export function paint(parent, t, lang) {
   const { text, emph, esc } = t;
-  const toks = lang ? tokenize(text, lang) : [];
+  // Escapes are tokenized as blanks, so no token boundary falls inside one.
+  const toks = lang ? tokenize(esc ? blankEscapes(text, esc) : text, lang) : [];
   if (toks.length === 0 && !emph && !esc) {
     parent.textContent = text;
     return;
@@ -108,9 +109,10 @@ export function paint(parent, t, lang) {
     while (tk < toks.length && toks[tk + 1] <= a) tk += 3;
     while (esc && ek < esc.length && esc[ek + 1] <= a) ek += 2;
     let cls = '';
-    if (tk < toks.length && toks[tk] <= a) cls = 'tok-' + toks[tk + 2];
+    // An escape is not code: it takes no syntax colour.
+    if (esc && ek < esc.length && esc[ek] <= a) cls = 'esc';
+    else if (tk < toks.length && toks[tk] <= a) cls = 'tok-' + toks[tk + 2];
     if (emph && a >= emph.start && b <= emph.end) cls += ' em';
-    if (esc && ek < esc.length && esc[ek] <= a) cls += ' esc';
     const s = text.slice(a, b);
     if (cls) {
       const span = document.createElement('span');
@@ -121,4 +123,14 @@ export function paint(parent, t, lang) {
       parent.appendChild(document.createTextNode(s));
     }
   }
+}
+
+function blankEscapes(text, esc) {
+  let out = '';
+  let at = 0;
+  for (let k = 0; k < esc.length; k += 2) {
+    out += text.slice(at, esc[k]) + ' '.repeat(esc[k + 1] - esc[k]);
+    at = esc[k + 1];
+  }
+  return out + text.slice(at);
 }
