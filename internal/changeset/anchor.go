@@ -17,9 +17,10 @@ type Anchor struct {
 	// OldPath is the file's old name on the changeset the anchor was taken
 	// from; equal to Path unless that file was renamed or copied.
 	OldPath string `json:"old_path,omitempty"`
-	Side    Side   `json:"side"`
-	Start   int    `json:"start_line"`
-	End     int    `json:"end_line"`
+	// Side is zero only in the zero Anchor (a reply to a forge thread).
+	Side  Side `json:"side,omitempty"`
+	Start int  `json:"start_line"`
+	End   int  `json:"end_line"`
 	// Lines are the anchored lines' text (Row.Text, raw bytes), Start..End.
 	Lines []string `json:"lines"`
 	// Before and After are up to anchorContext visible lines of the same
@@ -79,7 +80,7 @@ func (r *Rung) UnmarshalText(b []byte) error {
 // Path), a side, and a 1-based inclusive line range on that side.
 type Location struct {
 	Path  string `json:"path"`
-	Side  Side   `json:"side"`
+	Side  Side   `json:"side,omitempty"`
 	Start int    `json:"start_line"`
 	End   int    `json:"end_line"`
 }

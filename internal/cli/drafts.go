@@ -63,9 +63,15 @@ func draftsRun(ctx context.Context, f *Factory, opts *DraftsOptions) error {
 		if d.EndLine > d.Line {
 			where += fmt.Sprintf("-%d", d.EndLine)
 		}
+		if d.Side != 0 {
+			where += fmt.Sprintf(" (%s)", d.Side)
+		}
+		if d.ReplyTo != "" && d.Path == "" {
+			where = "reply to thread " + quotePath(d.ReplyTo)
+		}
 		first, _, _ := strings.Cut(strings.TrimSpace(d.Body), "\n")
 		first, _ = changeset.SanitizeBidi(first)
-		fmt.Fprintf(out, "%s  %-9s %s (%s)  %s\n", d.ID, d.Status, where, d.Side, first)
+		fmt.Fprintf(out, "%s  %-9s %s  %s\n", d.ID, d.Status, where, first)
 	}
 	return nil
 }
