@@ -13,7 +13,6 @@ import (
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/daemon"
-	"github.com/leanreview/leanreview/internal/e2e/tmux"
 	"github.com/leanreview/leanreview/internal/httpapi"
 	"github.com/leanreview/leanreview/internal/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,16 +47,7 @@ func openShared(t *testing.T, h *sharedHome, w, hgt int, args ...string) (*term,
 	if !wired {
 		t.Fatal("leanreview's root command does not open the review UI: wire reviewRun and --demo in internal/cli/cli.go (see internal/cli/review.go)")
 	}
-	ctx := context.Background()
-	s, err := tmux.Start(ctx, tmux.Options{
-		Socket: socketName(t), Width: w, Height: hgt, Dir: h.dir, Env: h.env(),
-		Argv: append([]string{bin, "--share"}, args...),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	tm := &term{t: t, s: s, ctx: ctx}
+	tm := startTerm(t, h.dir, h.env(), w, hgt, append([]string{bin, "--share"}, args...)...)
 	tm.wait("the first screen", func(s string) bool { return strings.Contains(s, " hunks · ") })
 	disc, err := daemon.ReadDiscovery(filepath.Join(h.runtime, "leanreview"))
 	if err != nil {

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"context"
+
+	"github.com/leanreview/leanreview/internal/session"
 	"strings"
 	"testing"
 )
@@ -67,5 +70,25 @@ func TestMouse_WheelScrollsAndKeepsTheCursorVisible(t *testing.T) {
 	}
 	if h.m.diff.top != before || h.m.diff.skip != 0 {
 		t.Errorf("scrolling back up did not return to the top: top %d skip %d", h.m.diff.top, h.m.diff.skip)
+	}
+}
+
+// A draft deleted elsewhere (the browser, the agent's session) while its
+// preview is on screen above the cursor leaves the screen redrawn around
+// the same line, not a crash.
+func TestDrafts_DeletedElsewhereAboveTheCursor(t *testing.T) {
+	h := newHarness(t, harnessOpts{editor: fakeEditor(t, "Gone soon.")})
+	h.keys("]", "c", "J", "c", "j", "j", "j")
+	want := h.m.diff.cursor
+	id := h.m.snap.Drafts[0].ID
+	if _, err := h.svc.DeleteComment(context.Background(), session.ActorHuman, id); err != nil {
+		t.Fatal(err)
+	}
+	h.changed()
+	if n := len(h.m.snap.Drafts); n != 0 || h.m.diff.cursor != want {
+		t.Errorf("after the delete: %d drafts, cursor %+v (want %+v)", n, h.m.diff.cursor, want)
+	}
+	if strings.Contains(h.screen(), "Gone soon.") {
+		t.Errorf("the deleted draft is still previewed:\n%s", h.screen())
 	}
 }

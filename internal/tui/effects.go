@@ -224,8 +224,13 @@ func (m *Model) applySnapshot(snap *app.Snapshot, lay *layout) tea.Cmd {
 	}
 	d := m.diff
 	if lay != nil || !sameDrafts(m.snap, snap) {
-		d.drafts = snap.Drafts
-		d.reproject(func() { d.lay.setDrafts(snap.Drafts) })
+		// The drafts change with the layout that places them: the cursor's
+		// screen row is measured on the old pair, the new one is laid out
+		// from it.
+		d.reproject(func() {
+			d.drafts = snap.Drafts
+			d.lay.setDrafts(snap.Drafts)
+		})
 	}
 	prev := m.snap
 	m.snap = snap

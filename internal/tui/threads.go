@@ -60,7 +60,10 @@ func (m *Model) applyThreads(msg threadsMsg) {
 		return
 	}
 	m.threads = msg.threads
-	d.threads = msg.threads
+	d.reproject(func() {
+		d.threads = msg.threads
+		d.lay.setThreads(msg.threads)
+	})
 	m.fileThreads = map[string]int{}
 	m.newThreads = 0
 	for _, t := range msg.threads {
@@ -69,7 +72,6 @@ func (m *Model) applyThreads(msg threadsMsg) {
 			m.newThreads++
 		}
 	}
-	d.reproject(func() { d.lay.setThreads(msg.threads) })
 }
 
 // setThreads places each thread under the row of its line (the last line
