@@ -256,6 +256,7 @@ func (m *Model) draftsKey(key string) tea.Cmd {
 		dl.move(-1)
 	case "r":
 		if t, ok := dl.selectedThread(); ok {
+			m.overlay = overlayNone
 			return m.startReply(t)
 		}
 		m.setInfo("r replies to a thread: select one (they are listed after the drafts)")

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leanreview/leanreview/internal/app"
+	"github.com/leanreview/leanreview/internal/forge"
 	"os"
 	"path/filepath"
 	"testing"
@@ -143,4 +145,45 @@ func TestThreads_ScreensFillTheWidth(t *testing.T) {
 			}
 		}
 	}
+}
+
+// staticThreads is a ThreadSource with fixed threads, for threads the
+// fake host cannot produce (outdated ones); it records what was marked
+// seen.
+type staticThreads struct {
+	threads []app.PlacedThread
+	seen    []string
+}
+
+func (s *staticThreads) Threads(context.Context, *changeset.Changeset) ([]app.PlacedThread, error) {
+	return s.threads, nil
+}
+
+func (s *staticThreads) MarkThreadsSeen(_ context.Context, ts []forge.Thread) error {
+	for _, t := range ts {
+		s.seen = append(s.seen, t.ID)
+	}
+	return nil
+}
+
+// A thread the diff no longer shows (outdated) is listed by C, marked
+// seen there, and r in the list stages a reply to it that has no line.
+func TestThreads_ReplyToAnOutdatedThreadFromTheList(t *testing.T) {
+	src := &staticThreads{threads: []app.PlacedThread{{Hunk: -1, New: true, Thread: forge.Thread{ID: "77", Path: "cmd/server/main.go",
+		Outdated: true, ReplyTo: "77", Comments: []forge.ThreadComment{{ID: "770", Author: "carol", Body: "Was this tested?"}}}}}}
+	h := newHarness(t, harnessOpts{editor: fakeEditor(t, "Yes, see the new test."), threads: src})
+	if len(src.seen) != 0 {
+		t.Fatalf("an outdated thread was marked seen before it was on screen: %v", src.seen)
+	}
+	h.keys("C")
+	if diff := cmp.Diff([]string{"77"}, src.seen); diff != "" {
+		t.Errorf("marked seen (-want +got):\n%s", diff)
+	}
+	h.keys("r")
+	snap := h.serviceSnapshot()
+	if len(snap.Drafts) != 1 || snap.Drafts[0].ReplyTo != "77" || snap.Drafts[0].Location.Path != "" || snap.Unsaved {
+		t.Fatalf("the reply: %+v (unsaved %v)", snap.Drafts, snap.Unsaved)
+	}
+	h.keys("C")
+	h.golden("drafts-outdated-thread-reply")
 }
