@@ -102,6 +102,24 @@ func (m *Model) do(act Action) tea.Cmd {
 		return m.deleteDraft()
 	case ActUndo:
 		return m.undoDelete()
+	case ActMarkViewed:
+		return m.toggleViewed()
+	case ActDrafts, ActReply, ActSubmit, ActAcceptSuggestion, ActDeclineSuggestion, ActSuggestions:
+		return m.doReview(act)
+	case ActHelp:
+		m.overlay = overlayHelp
+		m.help.top = 0
+	case ActQuit:
+		return tea.Quit
+	}
+	return nil
+}
+
+// doReview carries out the actions on the review's conversation: the
+// drafts and threads list, replies, submitting, the agent's suggestions.
+func (m *Model) doReview(act Action) tea.Cmd {
+	d := m.diff
+	switch act {
 	case ActDrafts:
 		m.drafts = newDraftList(m.snap.Drafts, m.threads, d.lay.threadAt)
 		m.overlay = overlayDrafts
@@ -114,8 +132,6 @@ func (m *Model) do(act Action) tea.Cmd {
 		return m.startReply(i)
 	case ActSubmit:
 		return m.openSubmit()
-	case ActMarkViewed:
-		return m.toggleViewed()
 	case ActAcceptSuggestion, ActDeclineSuggestion:
 		if s, ok := m.firstPending(); ok {
 			return m.answerSuggestion(s, act == ActAcceptSuggestion)
@@ -123,11 +139,6 @@ func (m *Model) do(act Action) tea.Cmd {
 	case ActSuggestions:
 		m.suggest = newSuggestionList(m.snap.Suggestions)
 		m.overlay = overlaySuggestions
-	case ActHelp:
-		m.overlay = overlayHelp
-		m.help.top = 0
-	case ActQuit:
-		return tea.Quit
 	}
 	return nil
 }
