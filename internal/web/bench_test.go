@@ -10,7 +10,10 @@ import (
 	"time"
 )
 
-var webBenchFlag = flag.String("webbench", "", "CACHE directory of ../shared/bench/big-patch.sh: measure the page on CACHE/big/medium.diff (scripts/web-bench)")
+var (
+	webBenchFlag     = flag.String("webbench", "", "CACHE directory of ../shared/bench/big-patch.sh: measure the page on CACHE/big/medium.diff (scripts/web-bench)")
+	webBenchFileFlag = flag.String("webbench.file", "medium.diff", "the patch under CACHE/big that -webbench measures")
+)
 
 // loadTimes are the page's performance marks, in ms since navigation.
 type loadTimes struct {
@@ -37,7 +40,7 @@ func TestWebBench(t *testing.T) {
 	if *webBenchFlag == "" {
 		t.Skip("run with -webbench CACHE (scripts/web-bench CACHE)")
 	}
-	patch := filepath.Join(*webBenchFlag, "big", "medium.diff")
+	patch := filepath.Join(*webBenchFlag, "big", *webBenchFileFlag)
 	if _, err := os.Stat(patch); err != nil {
 		t.Fatalf("%v: generate it with ../shared/bench/big-patch.sh CACHE", err)
 	}

@@ -111,6 +111,21 @@ func TestBrowser_BigDiffStaysVirtualized(t *testing.T) {
 		return sn.Cursor.Path == "pkg/m005/file059.go" && sn.Cursor.Hunk == -1
 	})
 
+	// f filters the file list; Enter goes to the first match.
+	b.key(t, "f")
+	b.waitJS(t, "the file filter focused", `document.activeElement.id === "file-filter"`)
+	b.key(t, "file031", "\r")
+	b.waitJS(t, "file031's heading focused", `(e => e !== null && e.dataset.path === "pkg/m003/file031.go")(document.querySelector(".row.file.focus"))`)
+	if n := evalJS[int](t, b, `document.querySelectorAll("#files .file-entry").length`); n != 1 {
+		t.Errorf("the filter left %d files listed, want 1", n)
+	}
+
+	// ? opens the help, drawn from the same table as the keys; Esc closes it.
+	b.key(t, "?")
+	b.waitJS(t, "the help", `!document.getElementById("help").hidden && document.getElementById("help").textContent.includes("next hunk")`)
+	b.key(t, "\x1b")
+	b.waitJS(t, "the help closed", `document.getElementById("help").hidden`)
+
 	// The split view lays the same change out side by side, as virtualized.
 	b.key(t, "t")
 	b.waitJS(t, "the split view", `document.querySelector(".row.line.split") !== null`)

@@ -113,7 +113,7 @@ export function act(app, action) {
       return;
     case 'pickFile': {
       const input = document.getElementById('file-filter');
-      input.focus();
+      focusAfterKey(input);
       input.select();
       return;
     }
@@ -149,4 +149,15 @@ export function act(app, action) {
       return;
     case 'help': return showHelp(hideHelp);
   }
+}
+
+// focusAfterKey focuses a text field from a key handler. A character that
+// reaches the field before any key is pressed in it is the tail of the key
+// that focused it (f), not typing, and is dropped.
+function focusAfterKey(field) {
+  let armed = true;
+  const disarm = () => { armed = false; };
+  field.addEventListener('keydown', disarm, { once: true });
+  field.addEventListener('beforeinput', (e) => { if (armed) e.preventDefault(); armed = false; }, { once: true });
+  field.focus();
 }
