@@ -189,6 +189,21 @@ func TestBrowser_ReviewRoundTripWithTheTerminalAndTheAgent(t *testing.T) {
 	b.waitJS(t, "the page's focus and the cursor on new line 31",
 		`(e => e && e.classList.contains("focus") && e.classList.contains("shared-cursor"))(document.querySelector('.row.line[data-path="`+handler+`"][data-new="31"]'))`)
 
+	// A second suggestion, declined: recorded, and the cursor stays.
+	sg2 := callTool[mcp.SuggestionView](t, agent, mcp.ToolSuggest, map[string]any{"path": "docs/README.md", "hunk": 0, "reason": "Docs changed too."})
+	b.click(t, "decline", `.suggestion[data-id="`+sg2.ID+`"] button:not(.primary):not(.link)`, false)
+	waitSnapshot(t, s, "the decline", func(sn *app.Snapshot) bool {
+		for _, x := range sn.Suggestions {
+			if x.ID == sg2.ID {
+				return x.State == app.SuggestionDeclined
+			}
+		}
+		return false
+	})
+	if c := s.snapshot(t).Cursor; c.Path != handler || c.Line != 31 {
+		t.Errorf("declining moved the cursor to %+v", c)
+	}
+
 	// The terminal moves the cursor; the page shows it.
 	if err := s.human.SetCursor(context.Background(), session.ActorHuman, app.Cursor{Path: "server/accounts.go", Side: changeset.SideNew, Line: 9, Hunk: 0}); err != nil {
 		t.Fatal(err)
