@@ -11,6 +11,7 @@ import (
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/config"
 	"github.com/leanreview/leanreview/internal/editor"
+	"github.com/leanreview/leanreview/internal/source"
 	"github.com/leanreview/leanreview/internal/store"
 	"github.com/leanreview/leanreview/internal/tui"
 )
@@ -34,6 +35,8 @@ func reviewRun(ctx context.Context, f *Factory, opts *RootOptions, demo bool) er
 	}
 	var info app.SourceInfo
 	var src app.PatchSource
+	var threads tui.ThreadSource
+	var submitter tui.Submitter
 	if demo {
 		info, src = demoSource()
 	} else {
@@ -42,6 +45,17 @@ func reviewRun(ctx context.Context, f *Factory, opts *RootOptions, demo bool) er
 			return err
 		}
 		info, src = sourceInfo(s), s
+		if s.Kind == source.KindGitHub || s.Kind == source.KindGitLab {
+			conv, err := f.conversation(ctx, s)
+			if err != nil {
+				return err
+			}
+			sub, err := f.submitter(ctx, s)
+			if err != nil {
+				return err
+			}
+			threads, submitter = conv, sub
+		}
 	}
 	open := func(ctx context.Context) (app.Service, error) {
 		return f.openLocal(ctx, cfg, info, budgetedSource{src})
@@ -61,11 +75,13 @@ func reviewRun(ctx context.Context, f *Factory, opts *RootOptions, demo bool) er
 	}
 	ed := &lazyEditor{settings: editor.SettingsFrom(cfg, editor.GitVar(f.Dir, f.Sources.Environ))}
 	return tui.Run(ctx, tui.Options{
-		Open:     open,
-		Label:    info.Label,
-		Editor:   ed,
-		Keymap:   km,
-		Settings: tui.SettingsFrom(cfg),
+		Open:      open,
+		Label:     info.Label,
+		Editor:    ed,
+		Keymap:    km,
+		Settings:  tui.SettingsFrom(cfg),
+		Threads:   threads,
+		Submitter: submitter,
 	}, f.IOStreams, f.Sources.Environ)
 }
 
