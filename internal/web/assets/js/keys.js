@@ -65,6 +65,7 @@ export class Keys {
 
 function keyLabel(k) {
   const names = { ArrowDown: '↓', ArrowUp: '↑', ArrowLeft: '←', ArrowRight: '→', ' ': 'Space', Escape: 'Esc', PageDown: 'PgDn', PageUp: 'PgUp' };
+  if (names[k]) return names[k];
   return k.split(' ').map((p) => names[p] || p).join(' ');
 }
 
