@@ -70,7 +70,9 @@ type Hunk struct {
 //
 // OldLine and NewLine are absolute line numbers in the two files, nil where
 // the line does not exist on that side; computed here because a virtualized
-// view draws rows out of order.
+// view draws rows out of order. Rows of a parsed changeset share the ints
+// they point to (every row numbered k points at one k): read them, never
+// write through them.
 type Row struct {
 	Kind Kind `json:"kind"`
 	// Text is the content without the leading +/-/space marker and without

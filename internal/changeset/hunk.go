@@ -285,18 +285,18 @@ func (b *bodyBuilder) push(kind Kind, line string, next int) {
 	r := Row{Kind: kind, Text: text}
 	switch kind {
 	case KindContext:
-		r.OldLine, r.NewLine = p.nums.new(b.oldNo), p.nums.new(b.newNo)
+		r.OldLine, r.NewLine = p.nums.at(b.oldNo), p.nums.at(b.newNo)
 		b.oldNo++
 		b.newNo++
 		b.old++
 		b.new++
 	case KindDel:
-		r.OldLine = p.nums.new(b.oldNo)
+		r.OldLine = p.nums.at(b.oldNo)
 		b.oldNo++
 		b.old++
 		b.dels++
 	case KindAdd:
-		r.NewLine = p.nums.new(b.newNo)
+		r.NewLine = p.nums.at(b.newNo)
 		b.newNo++
 		b.new++
 		b.adds++

@@ -77,7 +77,7 @@ type parser struct {
 
 	rows  run[Row]
 	lines run[string]
-	nums  pool[int]
+	nums  numbers
 
 	other *DialectError // the first combined diff, normal diff or ed script seen
 	noops int           // git sections that change nothing, left out

@@ -103,3 +103,24 @@ func (s *pool[T]) new(v T) *T {
 	s.buf = append(s.buf, v)
 	return &s.buf[len(s.buf)-1]
 }
+
+// numbers hands out pointers to line numbers from a table where entry k
+// holds k, so every row numbered k points at the same int: a 1M-line patch
+// then needs a table as long as its longest file rather than two ints per
+// row. Outgrowing the table allocates a longer one; pointers into the old
+// one stay valid and correct, since its entries never change. Callers must
+// read through the pointers and never write through them.
+type numbers struct {
+	table []int
+}
+
+func (n *numbers) at(k int) *int {
+	if k >= len(n.table) {
+		t := make([]int, max(2*k, 1024))
+		for i := range t {
+			t[i] = i
+		}
+		n.table = t
+	}
+	return &n.table[k]
+}
