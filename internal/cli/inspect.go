@@ -58,9 +58,6 @@ type inspectJSON struct {
 }
 
 func inspectRun(ctx context.Context, f *Factory, opts *InspectOptions) error {
-	// The parsed model of a large patch is mostly long-lived; collecting
-	// less eagerly costs little memory and a good share of the parse time.
-	debug.SetGCPercent(400)
 	src, err := f.OpenSource(ctx, opts.Args, opts.Source)
 	if err != nil {
 		return err
@@ -69,6 +66,9 @@ func inspectRun(ctx context.Context, f *Factory, opts *InspectOptions) error {
 	if err != nil {
 		return err
 	}
+	// The parsed model of a large patch is long-lived, so frequent
+	// collections find little garbage and cost a good share of the parse.
+	debug.SetGCPercent(400)
 	cs, err := changeset.ParseBytes(patch)
 	if err != nil {
 		return parseFailure(fmt.Errorf("read %s: %w", src.Label, err))
