@@ -154,18 +154,26 @@ func (b *DraftBook) Flush(ctx context.Context) error {
 // change is applied again to the file's current content under its lock so
 // another process's drafts are kept.
 func (b *DraftBook) apply(ctx context.Context, change func([]session.Draft) []session.Draft) error {
+	behind := b.unsaved
 	b.drafts = change(b.drafts)
+	mine := b.Drafts()
 	var doc draftsDoc
 	err := b.docs.Update(ctx, b.source.Key, &doc, func(bool) error {
 		doc.Schema = draftsSchema
 		doc.Source = b.source
 		doc.Drafts = change(doc.Drafts)
+		if behind {
+			// Earlier changes never reached the file: write them too, or
+			// taking the file's content below would drop them.
+			for _, d := range mine {
+				doc.Drafts = putDraft(doc.Drafts, d)
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		if isCorrupt(err) {
 			// The damaged file was set aside; write ours afresh.
-			mine := b.Drafts()
 			err = b.docs.Update(ctx, b.source.Key, &doc, func(bool) error {
 				doc = draftsDoc{Schema: draftsSchema, Source: b.source, Drafts: mine}
 				return nil

@@ -51,6 +51,11 @@ var info = app.SourceInfo{Kind: "file", Key: "patch-test", Label: "calc.diff"}
 // kept in memory, reported with the store's words, and saved once the disk
 // recovers.
 func TestDraftBook_WriteFailuresKeepDraftsInMemoryUntilSaved(t *testing.T) {
+	t.Run("flush", func(t *testing.T) { testWriteFailure(t, true) })
+	t.Run("next write", func(t *testing.T) { testWriteFailure(t, false) })
+}
+
+func testWriteFailure(t *testing.T, flush bool) {
 	for _, tc := range []struct {
 		name  string
 		op    storetest.Op
@@ -93,12 +98,18 @@ func TestDraftBook_WriteFailuresKeepDraftsInMemoryUntilSaved(t *testing.T) {
 			}
 
 			faults.Heal()
-			if err := r.Drafts.Flush(ctx); err != nil {
-				t.Fatalf("Flush after healing: %v", err)
+			if flush {
+				if err := r.Drafts.Flush(ctx); err != nil {
+					t.Fatalf("Flush after healing: %v", err)
+				}
+			}
+			// The next write after recovery carries the held draft with it.
+			if _, err := r.Comment(ctx, app.LineRef{Path: "calc.go", Side: changeset.SideNew, Start: 20}, "written after recovery"); err != nil {
+				t.Fatalf("comment after healing: %v", err)
 			}
 			onDisk, _, _ = app.LoadDraftBook(ctx, healthy, info, time.Now)
-			if got := len(onDisk.Drafts()); got != 2 {
-				t.Errorf("on disk after recovery: %d drafts, want 2", got)
+			if got := len(onDisk.Drafts()); got != 3 || len(r.Drafts.Drafts()) != 3 || r.Drafts.Unsaved() {
+				t.Errorf("after recovery: %d drafts on disk, %d in memory, unsaved=%v; want 3, 3, false", got, len(r.Drafts.Drafts()), r.Drafts.Unsaved())
 			}
 		})
 	}
