@@ -43,6 +43,7 @@ const (
 	ActUndo
 	ActTogglePreviews
 	ActDrafts
+	ActExportDrafts
 	ActMarkViewed
 	ActReply
 	ActSubmit
@@ -101,6 +102,7 @@ var defaultBindings = [...]Binding{
 	{ActDelete, "delete", "Comment", "delete the draft on the line", []string{"d d"}},
 	{ActUndo, "undo", "Comment", "undo the last delete", []string{"u"}},
 	{ActDrafts, "drafts", "Comment", "list all drafts and review threads (Enter jumps, m moves an orphan here)", []string{"C"}},
+	{ActExportDrafts, "export_drafts", "Comment", "write every draft to a Markdown file (the way out when they cannot be saved)", []string{"E"}},
 	{ActMarkViewed, "mark_viewed", "Review", "mark the hunk viewed (again: unmark)", []string{"v"}},
 	{ActReply, "reply", "Review", "reply to the review thread under the line (sent when you submit)", []string{"r"}},
 	{ActSubmit, "submit", "Review", "submit the drafts to the pull or merge request (asks first)", []string{"S"}},

@@ -106,6 +106,8 @@ func (m *Model) do(act Action) tea.Cmd {
 		return m.toggleViewed()
 	case ActDrafts, ActReply, ActSubmit, ActAcceptSuggestion, ActDeclineSuggestion, ActSuggestions:
 		return m.doReview(act)
+	case ActExportDrafts:
+		return m.exportDrafts(m.opts.ExportDir)
 	case ActHelp:
 		m.overlay = overlayHelp
 		m.help.top = 0

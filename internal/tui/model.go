@@ -58,6 +58,9 @@ type Options struct {
 	// and S explains that there is nowhere to submit to.
 	Threads   ThreadSource
 	Submitter Submitter
+	// ExportDir is where E writes drafts; "" means the system's temporary
+	// directory.
+	ExportDir string
 }
 
 // overlay is what covers the diff pane. The zero value is none.
@@ -367,6 +370,10 @@ func (m *Model) statusLine() string {
 		if m.newThreads > 0 {
 			right += fmt.Sprintf(" (%d new)", m.newThreads)
 		}
+	}
+	if m.snap.Unsaved {
+		// Drafts held in memory only: say so until a write succeeds.
+		right = " DRAFTS NOT SAVED (E exports) ·" + right
 	}
 	if d.sel != nil {
 		right = " SELECT ·" + right
