@@ -108,15 +108,24 @@ func (s *pool[T]) new(v T) *T {
 // holds k, so every row numbered k points at the same int: a 1M-line patch
 // then needs a table as long as its longest file rather than two ints per
 // row. Outgrowing the table allocates a longer one; pointers into the old
-// one stay valid and correct, since its entries never change. Callers must
-// read through the pointers and never write through them.
+// one stay valid and correct, since its entries never change. Numbers past
+// tableLimit (a hostile header can claim any) come from a pool instead, so
+// the table never grows with what a header says. Callers must read through
+// the pointers and never write through them.
 type numbers struct {
 	table []int
+	large pool[int]
 }
 
+// tableLimit bounds the shared table at 8 MiB.
+const tableLimit = 1 << 20
+
 func (n *numbers) at(k int) *int {
+	if k < 0 || k >= tableLimit {
+		return n.large.new(k)
+	}
 	if k >= len(n.table) {
-		t := make([]int, max(2*k, 1024))
+		t := make([]int, min(max(2*k, 1024), tableLimit))
 		for i := range t {
 			t[i] = i
 		}
