@@ -53,7 +53,8 @@ func (k FaultKind) commits() bool {
 }
 
 // Fault is one planned misbehaviour: the Nth request (1-based) whose method
-// is Method ("" counts every request) meets Kind.
+// is Method ("" counts every request) meets Kind. A GraphQL query is a POST
+// like any other, though it only reads.
 type Fault struct {
 	Kind   FaultKind
 	Method string

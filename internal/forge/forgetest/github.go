@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vektah/gqlparser/v2/ast"
+
 	"github.com/leanreview/leanreview/internal/forge"
 )
 
@@ -20,13 +22,16 @@ import (
 // a violation answers 400 (request) or 500 (answer) and fails the test at
 // cleanup. On top of the schema it enforces the rules the schema does not
 // express, answering with GitHub's real error bodies where they are known
-// (see testdata/README.md). Safe for concurrent use.
+// (see testdata/README.md). It also serves the GraphQL query that reads
+// review threads' resolved state (see github_graphql.go). Safe for
+// concurrent use.
 type GitHub struct {
-	t      testing.TB
-	spec   *specRouter
-	srv    *httptest.Server
-	opts   GitHubOptions
-	faults faultPlan
+	t         testing.TB
+	spec      *specRouter
+	gqlSchema *ast.Schema
+	srv       *httptest.Server
+	opts      GitHubOptions
+	faults    faultPlan
 
 	// umu guards users, so JSON builders can run under mu.
 	umu   sync.Mutex
@@ -53,6 +58,18 @@ type GitHubOptions struct {
 	// MaxFilePatch is the size in bytes past which the files endpoint
 	// leaves a file's patch out; 0 means never.
 	MaxFilePatch int
+	// Enterprise shapes the fake as GitHub Enterprise Server: the REST root
+	// is /api/v3/ and GraphQL is served at /api/graphql instead of /graphql.
+	Enterprise bool
+	// GraphQLStatus, when not 0, is the HTTP status every GraphQL request
+	// answers with a basic-error body: 404 or 410 stand for a host without
+	// the GraphQL API.
+	GraphQLStatus int
+	// GraphQLMissingFields lists "Type.field" entries left out of the
+	// GraphQL schema, as on an older GitHub Enterprise: a query selecting
+	// one is refused with GitHub's undefinedField error, which is then no
+	// violation.
+	GraphQLMissingFields []string
 }
 
 type ghPull struct {
@@ -81,7 +98,9 @@ type ghComment struct {
 	originalCommitID        string
 	diffHunk                string
 	outdated                bool
-	created                 time.Time
+	// resolved is the thread's state, kept on its root comment.
+	resolved bool
+	created  time.Time
 }
 
 type ghReview struct {
@@ -113,6 +132,10 @@ func NewGitHub(t testing.TB, opts GitHubOptions) *GitHub {
 	if err != nil {
 		t.Fatal(err)
 	}
+	schema, err := graphQLSchema(opts.GraphQLMissingFields)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -122,7 +145,7 @@ func NewGitHub(t testing.TB, opts GitHubOptions) *GitHub {
 	if opts.MaxDiffLines == 0 {
 		opts.MaxDiffLines = 20000
 	}
-	g := &GitHub{t: t, spec: spec, opts: opts, nextID: 1000, remaining: 5000,
+	g := &GitHub{t: t, spec: spec, gqlSchema: schema, opts: opts, nextID: 1000, remaining: 5000,
 		users:  map[string]int64{GitHubReviewer: 101, GitHubAuthor: 102},
 		tokens: map[string]string{ghReviewerTok: GitHubReviewer, ghAuthorTok: GitHubAuthor},
 		pulls:  map[string]*ghPull{}}
@@ -135,8 +158,16 @@ func NewGitHub(t testing.TB, opts GitHubOptions) *GitHub {
 // Kind is forge.KindGitHub.
 func (g *GitHub) Kind() forge.Kind { return forge.KindGitHub }
 
-// URL is the API base URL to give a client, with its trailing slash.
-func (g *GitHub) URL() string { return g.srv.URL + "/" }
+// URL is the API base URL to give a client, with its trailing slash:
+// the server's root, or its /api/v3/ when Enterprise.
+func (g *GitHub) URL() string { return g.srv.URL + g.restRoot() }
+
+func (g *GitHub) restRoot() string {
+	if g.opts.Enterprise {
+		return "/api/v3/"
+	}
+	return "/"
+}
 
 // Token is the reviewer's token.
 func (g *GitHub) Token() string { return ghReviewerTok }
@@ -188,12 +219,17 @@ func (g *GitHub) violation(format string, args ...any) {
 }
 
 // ServeHTTP checks the request, plays any planned fault, serves the
-// operation and checks the answer before sending it.
+// operation and checks the answer before sending it. GraphQL requests go
+// to serveGraphQL.
 func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	g.log = append(g.log, r.Method+" "+r.URL.RequestURI())
 	g.mu.Unlock()
-	checked, err := g.spec.validateRequest(r)
+	if r.URL.Path == g.graphQLPath() {
+		g.serveGraphQL(w, r)
+		return
+	}
+	checked, err := g.validateREST(r)
 	if err != nil {
 		g.violation("%s", shortErr(err))
 		writeJSON(w, http.StatusBadRequest, nil, ghErr(400, "fake GitHub: request violates the OpenAPI description", ""))
@@ -216,8 +252,33 @@ func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// validateREST checks r against the OpenAPI description, with the path
+// taken relative to the REST root; r itself keeps its path, so the Link
+// headers built from it stay true.
+func (g *GitHub) validateREST(r *http.Request) (*checkedRequest, error) {
+	root := g.restRoot()
+	if root == "/" {
+		return g.spec.validateRequest(r)
+	}
+	if !strings.HasPrefix(r.URL.Path, root) {
+		return nil, fmt.Errorf("%s %s is outside the REST root %s", r.Method, r.URL.Path, root)
+	}
+	rel := r.Clone(r.Context())
+	rel.URL.Path = "/" + strings.TrimPrefix(r.URL.Path, root)
+	rel.URL.RawPath = ""
+	checked, err := g.spec.validateRequest(rel)
+	r.Body = rel.Body
+	return checked, err
+}
+
 // faultAnswer writes the error a fault stands for, checked like any answer.
 func (g *GitHub) faultAnswer(w http.ResponseWriter, checked *checkedRequest, f Fault) {
+	status, h, body := g.faultResponse(f)
+	g.answer(w, checked, status, h, body, false)
+}
+
+// faultResponse is the answer a fault stands for.
+func (g *GitHub) faultResponse(f Fault) (int, http.Header, obj) {
 	h := g.rateHeaders()
 	var status int
 	var body obj
@@ -241,7 +302,7 @@ func (g *GitHub) faultAnswer(w http.ResponseWriter, checked *checkedRequest, f F
 		status = http.StatusInternalServerError
 		body = ghErr(status, "Server Error", "")
 	}
-	g.answer(w, checked, status, h, body, false)
+	return status, h, body
 }
 
 func (g *GitHub) rateHeaders() http.Header {

@@ -87,8 +87,11 @@ type glNote struct {
 	body     string
 	system   bool
 	resolved bool
-	position *glPosition
-	created  time.Time
+	// resolvedBy and resolvedAt say who resolved the note's discussion.
+	resolvedBy string
+	resolvedAt time.Time
+	position   *glPosition
+	created    time.Time
 }
 
 type glDraft struct {

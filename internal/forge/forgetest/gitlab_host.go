@@ -80,6 +80,33 @@ func (g *GitLab) SeedThread(ref forge.Ref, s ThreadSeed) string {
 	return d.id
 }
 
+// Resolve implements Host: every resolvable note of the discussion is
+// marked resolved by GitLabAuthor, as GitLab does when a discussion is
+// resolved.
+func (g *GitLab) Resolve(ref forge.Ref, thread string) {
+	g.t.Helper()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	mr := g.mrs[mrKey(ref.Repo, ref.Number)]
+	if mr == nil {
+		g.t.Fatalf("fake GitLab: resolve a discussion on %s, which it does not hold", ref)
+	}
+	d := g.findDiscussion(mr, thread)
+	if d == nil {
+		g.t.Fatalf("fake GitLab: resolve discussion %s, which %s does not hold", thread, ref)
+	}
+	resolvable := false
+	for _, n := range d.notes {
+		if n.position != nil {
+			n.resolved, n.resolvedBy, n.resolvedAt = true, GitLabAuthor, g.opts.Now()
+			resolvable = true
+		}
+	}
+	if !resolvable {
+		g.t.Fatalf("fake GitLab: discussion %s has no resolvable note", thread)
+	}
+}
+
 // Posted implements Host: every note of every discussion, then the
 // unpublished draft notes.
 func (g *GitLab) Posted(ref forge.Ref) []HostComment {

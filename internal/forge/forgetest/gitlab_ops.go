@@ -142,6 +142,9 @@ func (g *GitLab) noteJSON(mr *glMR, n *glNote) obj {
 	if n.position != nil {
 		o["type"], o["position"] = "DiffNote", n.position.json()
 	}
+	if n.resolved {
+		o["resolved_by"], o["resolved_at"] = glUserJSON(n.resolvedBy), n.resolvedAt.UTC().Format(time.RFC3339)
+	}
 	return o
 }
 

@@ -22,6 +22,9 @@ type Host interface {
 	// SeedThread puts a line thread (with replies) by another user on a
 	// change and returns the id Thread.ReplyTo will carry.
 	SeedThread(ref forge.Ref, s ThreadSeed) string
+	// Resolve marks a thread resolved, as a user would in the host's web
+	// page; thread is the id SeedThread returned.
+	Resolve(ref forge.Ref, thread string)
 	// Push moves a change to a new head and diff.
 	Push(ref forge.Ref, head string, patch []byte)
 	// Posted lists every comment on the change, published or not, oldest
