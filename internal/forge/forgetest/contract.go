@@ -36,6 +36,10 @@ type Contract struct {
 	NewHost func(t *testing.T, now func() time.Time) Host
 	// NewForge builds the adapter under test against h.
 	NewForge func(t *testing.T, h Host, cfg ForgeConfig) forge.Forge
+	// NewHostWithoutResolvedState starts a host that cannot say whether a
+	// thread is resolved (GitHub without its GraphQL API); nil for a family
+	// of hosts that always can (GitLab).
+	NewHostWithoutResolvedState func(t *testing.T, now func() time.Time) Host
 }
 
 // ForgeConfig is how the suite wants an adapter built.
@@ -83,7 +87,9 @@ func fixtureRepo(k forge.Kind) string {
 func RunContract(t *testing.T, c Contract) {
 	t.Run("Change_ReadsMetadataAndTheWholeDiff", c.testChange)
 	t.Run("Change_ReadsADiffPastTheHostLimits", c.testBigChange)
-	t.Run("Threads_ReadsEveryPageWithReplies", c.testThreads)
+	t.Run("Threads_ReadsEveryPageWithRepliesAndResolvedState", c.testThreads)
+	t.Run("Threads_ReportsAThreadResolvedOnTheHost", c.testResolved)
+	t.Run("Threads_WithoutResolvedStateReadUnresolvedWithoutError", c.testNoResolvedState)
 	t.Run("Submit_SendsLineCommentsOnBothSidesRangesAndRenames", c.testSubmit)
 	t.Run("Submit_MapsEachEvent", c.testEvents)
 	t.Run("Submit_ReportsLinesOutsideTheDiffBeforeSending", c.testOffDiff)
@@ -168,55 +174,6 @@ func (c Contract) testBigChange(t *testing.T) {
 	sameFiles(t, big, ch.Patch)
 	if ch.Missing != nil {
 		t.Errorf("Missing = %+v, want none", ch.Missing)
-	}
-}
-
-// diffLines lists lines of the fixture that threads can sit on.
-var diffLines = []struct {
-	path string
-	side changeset.Side
-	line int
-}{
-	{"main.go", changeset.SideNew, 8}, {"main.go", changeset.SideNew, 11}, {"main.go", changeset.SideOld, 10},
-	{"main.go", changeset.SideNew, 33}, {"notes.txt", changeset.SideNew, 20}, {"version.go", changeset.SideNew, 3},
-}
-
-func (c Contract) testThreads(t *testing.T) {
-	s := c.setup(t, forge.RetryPolicy{})
-	const n = 130
-	ids := make([]string, n)
-	for i := range n {
-		at := diffLines[i%len(diffLines)]
-		var replies []string
-		if i%10 == 0 {
-			replies = []string{fmt.Sprintf("reply %d.1", i), fmt.Sprintf("reply %d.2", i)}
-		}
-		ids[i] = s.host.SeedThread(s.ref, ThreadSeed{Path: at.path, Side: at.side, Line: at.line, Body: fmt.Sprintf("thread %d", i), Replies: replies})
-	}
-	threads, err := s.forge.Threads(context.Background(), s.ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(threads) != n {
-		t.Fatalf("got %d threads, want %d (every page read)", len(threads), n)
-	}
-	for i, th := range threads {
-		at := diffLines[i%len(diffLines)]
-		wantComments := 1
-		if i%10 == 0 {
-			wantComments = 3
-		}
-		got := fmt.Sprintf("%s %s:%d %v %d %q by %s", th.ID, th.Path, th.Line, th.Side, len(th.Comments), th.Comments[0].Body, th.Comments[0].Author)
-		want := fmt.Sprintf("%s %s:%d %v %d %q by %s", ids[i], at.path, at.line, at.side, wantComments, fmt.Sprintf("thread %d", i), "author")
-		if got != want {
-			t.Errorf("thread %d = %s\n           want %s", i, got, want)
-		}
-		if th.ReplyTo == "" || th.Outdated {
-			t.Errorf("thread %d: ReplyTo %q, Outdated %v", i, th.ReplyTo, th.Outdated)
-		}
-	}
-	if got := threads[0].Comments[2].Body; got != "reply 0.2" {
-		t.Errorf("replies out of order: %q", got)
 	}
 }
 

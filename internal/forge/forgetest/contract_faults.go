@@ -155,6 +155,25 @@ func duplicates(h Host, ref forge.Ref, rv forge.Review) []string {
 	return bad
 }
 
+// Shift moves each fault's Nth past the requests h has already had of its
+// method, so that a schedule drawn for a fresh host hits the requests still
+// to come rather than ones already served (the threads read before a
+// submission, its GraphQL POST included).
+func Shift(h Host, faults []Fault) []Fault {
+	seen := map[string]int{}
+	for _, r := range h.Requests() {
+		method, _, _ := strings.Cut(r, " ")
+		seen[method]++
+		seen[""]++
+	}
+	out := make([]Fault, len(faults))
+	for i, f := range faults {
+		f.Nth += seen[f.Method]
+		out[i] = f
+	}
+	return out
+}
+
 // RunFaultSchedules submits the fixture review (comments and a reply)
 // against a fresh host for each seed in [first, first+n), with a seeded
 // schedule of faults, repeating Submit, as a user would, until it succeeds
@@ -174,7 +193,7 @@ func RunFaultSchedules(t *testing.T, c Contract, first uint64, n int) (runs, dup
 			if err != nil || len(threads) != 1 {
 				t.Fatalf("threads: %v", err)
 			}
-			s.host.Inject(sched...)
+			s.host.Inject(Shift(s.host, sched)...)
 			rv := s.review(fmt.Sprintf("r-%d", seed), forge.EventApprove, "Approved with notes.", fixtureComments()...)
 			rv.Replies = []forge.Reply{{MarkerID: "p-1", ThreadID: threads[0].ReplyTo, Body: "Answering " + thread}}
 			accepted := map[string]bool{}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +25,11 @@ type Options struct {
 	// BaseURL is the REST API root: "" for api.github.com, or a GitHub
 	// Enterprise root such as "https://ghe.example.com/api/v3/".
 	BaseURL string
-	Token   string
+	// GraphQLURL is the GraphQL endpoint, which alone says whether a review
+	// thread is resolved; "" derives it from BaseURL (see graphQLURL). The
+	// token is sent there as to BaseURL.
+	GraphQLURL string
+	Token      string
 	// HTTPClient defaults to a client with a 60 s timeout.
 	HTTPClient *http.Client
 	// Sleeper waits between retries; nil sleeps for real.
@@ -37,11 +42,16 @@ type Options struct {
 
 // Client talks to one GitHub host. Safe for concurrent use.
 type Client struct {
-	gh     *gh.Client
-	caller forgehttp.Caller
+	gh         *gh.Client
+	graphqlURL string
+	token      string
+	caller     forgehttp.Caller
 
 	mu    sync.Mutex
 	login string // the token's user, once known
+	// idField is what the thread-state query asks a comment's id by; it
+	// becomes idNone once the host proved unable to say (resolved.go).
+	idField idField
 }
 
 var _ forge.Forge = (*Client)(nil)
@@ -69,7 +79,16 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("github client: %w", err)
 	}
-	return &Client{gh: c, caller: forgehttp.Caller{Kind: forge.KindGitHub, Policy: opts.Retry, Sleep: opts.Sleeper, Now: opts.Now}}, nil
+	gql := opts.GraphQLURL
+	if gql == "" {
+		gql, err = graphQLURL(opts.BaseURL)
+	} else if u, perr := url.Parse(gql); perr != nil || u.Scheme == "" || u.Host == "" {
+		err = fmt.Errorf("graphql url %q is not an absolute url", gql)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("github client: %w", err)
+	}
+	return &Client{gh: c, graphqlURL: gql, token: opts.Token, caller: forgehttp.Caller{Kind: forge.KindGitHub, Policy: opts.Retry, Sleep: opts.Sleeper, Now: opts.Now}}, nil
 }
 
 // try turns a go-github result into a forgehttp.Try, with GitHub's reason

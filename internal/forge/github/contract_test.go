@@ -10,11 +10,19 @@ import (
 	"github.com/leanreview/leanreview/internal/forge/github"
 )
 
-// contract builds the GitHub adapter against the fake GitHub.
-func contract() forgetest.Contract {
+// contract builds the GitHub adapter against the fake GitHub shaped by
+// opts (its clock aside).
+func contract(opts forgetest.GitHubOptions) forgetest.Contract {
 	return forgetest.Contract{
 		NewHost: func(t *testing.T, now func() time.Time) forgetest.Host {
-			return forgetest.NewGitHub(t, forgetest.GitHubOptions{Now: now})
+			o := opts
+			o.Now = now
+			return forgetest.NewGitHub(t, o)
+		},
+		NewHostWithoutResolvedState: func(t *testing.T, now func() time.Time) forgetest.Host {
+			o := opts
+			o.Now, o.GraphQLStatus = now, 404
+			return forgetest.NewGitHub(t, o)
 		},
 		NewForge: func(t *testing.T, h forgetest.Host, cfg forgetest.ForgeConfig) forge.Forge {
 			c, err := github.New(github.Options{BaseURL: h.URL(), Token: cfg.Token, HTTPClient: h.Client(),
@@ -28,7 +36,13 @@ func contract() forgetest.Contract {
 }
 
 func TestGitHub_PassesTheForgeContract(t *testing.T) {
-	forgetest.RunContract(t, contract())
+	forgetest.RunContract(t, contract(forgetest.GitHubOptions{}))
+}
+
+// An Enterprise Server host: REST under /api/v3/, GraphQL at /api/graphql,
+// found from the REST root alone.
+func TestGitHub_PassesTheForgeContractOnEnterpriseServer(t *testing.T) {
+	forgetest.RunContract(t, contract(forgetest.GitHubOptions{Enterprise: true}))
 }
 
 var schedules = flag.Int("schedules", 0, "seeded fault schedules to run on top of the contract's 30")
@@ -37,5 +51,5 @@ func TestGitHub_SurvivesManySeededFaultSchedules(t *testing.T) {
 	if *schedules == 0 {
 		t.Skip("run with -schedules N")
 	}
-	forgetest.RunFaultSchedules(t, contract(), 1000, *schedules)
+	forgetest.RunFaultSchedules(t, contract(forgetest.GitHubOptions{}), 1000, *schedules)
 }

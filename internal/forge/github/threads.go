@@ -12,9 +12,10 @@ import (
 
 // Threads implements forge.Forge: review comments grouped into threads by
 // their root, then the conversation's issue comments, each a thread of its
-// own. GitHub's REST API does not say whether a thread is resolved (only
-// GraphQL does), so Resolved is always false here; an outdated comment is
-// one GitHub no longer places on a line.
+// own. Resolved, and Outdated, come from GitHub's GraphQL API, since REST
+// does not say whether a thread is resolved; on a host without it they
+// fall back to false and to REST's view (outdated: GitHub no longer places
+// the comment on a line), with no error (see resolved.go).
 func (c *Client) Threads(ctx context.Context, ref forge.Ref) ([]forge.Thread, error) {
 	comments, err := c.reviewComments(ctx, ref)
 	if err != nil {
@@ -40,6 +41,11 @@ func (c *Client) Threads(ctx context.Context, ref forge.Ref) ([]forge.Thread, er
 		}
 		threads[i].Comments = append(threads[i].Comments, threadComment(cm.GetID(), cm.GetUser(), cm.GetBody(), cm.GetCreatedAt()))
 	}
+	states, err := c.threadStates(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	resolvedAndOutdated(threads, states)
 	issue, err := c.issueComments(ctx, ref)
 	if err != nil {
 		return nil, err
