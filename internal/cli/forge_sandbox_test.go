@@ -109,20 +109,6 @@ func savedID(t *testing.T, out string) string {
 // shifted moves each fault's Nth past the requests host has already had
 // of its method, so a schedule drawn for a fresh host hits the requests
 // still to come.
-func shifted(host forgetest.Host, faults []forgetest.Fault) []forgetest.Fault {
-	seen := map[string]int{}
-	for _, r := range host.Requests() {
-		method, _, _ := strings.Cut(r, " ")
-		seen[method]++
-		seen[""]++
-	}
-	out := make([]forgetest.Fault, len(faults))
-	for i, f := range faults {
-		f.Nth += seen[f.Method]
-		out[i] = f
-	}
-	return out
-}
 
 // writeFile writes a file the test needs, failing it on error.
 func writeFile(t *testing.T, path, content string, mode os.FileMode) {
