@@ -243,7 +243,7 @@ func TestForge_HostFailuresAreExplainedInWords(t *testing.T) {
 	}
 	// A wait longer than leanreview will sit through is not slept: the
 	// message says when to come back.
-	w.host.Inject(shifted(w.host, []forgetest.Fault{{Kind: forgetest.FaultRateLimit, Method: "GET", Nth: 1, RetryAfter: time.Hour}})...)
+	w.host.Inject(forgetest.Shift(w.host, []forgetest.Fault{{Kind: forgetest.FaultRateLimit, Method: "GET", Nth: 1, RetryAfter: time.Hour}})...)
 	if _, errOut := w.must(1, "inspect", w.url); !strings.Contains(errOut, "GitHub rate limit hit") || !strings.Contains(errOut, "try again in 1h0m0s") {
 		t.Errorf("rate limited: %q", errOut)
 	}

@@ -73,7 +73,7 @@ func runFaultSchedule(t *testing.T, host forgetest.Host, seed uint64, tally *fau
 		savedID(t, w.ok("comment", w.url, "--path", "main.go", "--line", "11", "--end-line", "14", "--body", "Simplify this block.")),
 		savedID(t, w.ok("reply", w.url, "--thread", thread, "--body", "Because.")),
 	}
-	sched := shifted(host, forgetest.Schedule(seed, 3, 4))
+	sched := forgetest.Shift(host, forgetest.Schedule(seed, 3, 4))
 	host.Inject(sched...)
 	// Every third schedule also loses the host right after it took one of
 	// the first three writes, for the rest of that run.
