@@ -166,7 +166,10 @@ func (v *diffView) drawFileHeader(f int) string {
 		a = a.over(v.th.cursor)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s  +%d -%d", mark, fileTitle(file), file.Additions, file.Deletions)
+	fmt.Fprintf(&b, "%s %s", mark, fileTitle(file))
+	if !file.Binary {
+		fmt.Fprintf(&b, "  +%d -%d", file.Additions, file.Deletions)
+	}
 	if n := len(file.Hunks); n > 0 {
 		fmt.Fprintf(&b, "  %d/%d viewed", v.viewedIn(f), n)
 	}

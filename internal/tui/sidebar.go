@@ -34,6 +34,10 @@ func statusLetter(f *changeset.File) string {
 // fileStats is the right-hand part of a sidebar line.
 func fileStats(f *changeset.File, viewed, drafts int) string {
 	s := fmt.Sprintf("+%d -%d", f.Additions, f.Deletions)
+	if f.Binary {
+		// A binary file has no lines to count; "+0 -0" would read as "no change".
+		s = "binary"
+	}
 	if n := len(f.Hunks); n > 0 {
 		if viewed == n {
 			s += " ✓"

@@ -40,7 +40,7 @@ function fileRow(app, f, i) {
       file.binary ? el('span', { class: 'tag', text: 'binary' }) : null,
       el('span', { class: 'grow' }),
       drafts ? el('span', { class: 'badge', title: 'drafts on this file', text: `${drafts} ✎` }) : null,
-      el('span', { class: 'stat' }, el('span', { class: 'plus', text: `+${file.additions}` }), ' ', el('span', { class: 'minus', text: `−${file.deletions}` })),
+      file.binary ? null : el('span', { class: 'stat' }, el('span', { class: 'plus', text: `+${file.additions}` }), ' ', el('span', { class: 'minus', text: `−${file.deletions}` })),
       total ? el('button', {
         type: 'button', class: 'viewed-toggle' + (done ? ' on' : ''), title: 'Mark every hunk of the file viewed (v on the heading)',
         onclick: (e) => { e.stopPropagation(); app.toggleFileViewed(f); },

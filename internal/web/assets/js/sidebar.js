@@ -65,7 +65,9 @@ export class Sidebar {
       slash >= 0 ? el('span', { class: 'dir', text: file.path.slice(0, slash + 1) }) : null,
       el('span', { class: 'base', text: file.path.slice(slash + 1) })),
     drafts ? el('span', { class: 'badge', title: plural(drafts, 'draft'), text: String(drafts) }) : null,
-    el('span', { class: 'fstat' }, el('span', { class: 'plus', text: `+${file.additions}` }), el('span', { class: 'minus', text: `−${file.deletions}` })),
+    file.binary
+      ? el('span', { class: 'fstat', text: 'binary' })
+      : el('span', { class: 'fstat' }, el('span', { class: 'plus', text: `+${file.additions}` }), el('span', { class: 'minus', text: `−${file.deletions}` })),
     el('span', { class: 'fprog', title: `${viewed} of ${total} hunks viewed` },
       total ? el('span', { class: 'meter' }, fill(Math.round(100 * viewed / total))) : null));
   }
