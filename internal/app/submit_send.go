@@ -104,8 +104,16 @@ func (p Plan) stillCurrent(book *DraftBook) error {
 func (s *Submitter) record(ctx context.Context, plan Plan) error {
 	var doc submissionDoc
 	err := s.deps.Submissions.Update(ctx, s.deps.Source.Key, &doc, func(exists bool) error {
-		if plan.Resume && exists && doc.Marker == plan.Marker {
+		if exists && doc.Marker == plan.Marker {
 			return nil
+		}
+		if exists {
+			// Another submission recorded itself after this plan was made
+			// (PlanSubmission resumes any record it finds): it is in flight
+			// or was cut short, and sending a second review beside it would
+			// post every comment twice.
+			return fmt.Errorf("another submission of %s (review %s, started %s) is not finished; nothing was sent, and submitting again finishes it: %w",
+				s.deps.Source.Label, doc.Marker, doc.Started.Format(time.RFC3339), ErrPlanStale)
 		}
 		doc = submissionDoc{Schema: submissionSchema, Source: s.deps.Source, Marker: plan.Marker, Event: plan.Event.String(),
 			Body: plan.Body, Commit: plan.Change.HeadSHA, Drafts: plan.draftIDs(), Started: s.deps.Now()}
