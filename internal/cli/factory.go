@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/leanreview/leanreview/internal/app"
 	"github.com/leanreview/leanreview/internal/changeset"
 	"github.com/leanreview/leanreview/internal/config"
+	"github.com/leanreview/leanreview/internal/daemon"
 	"github.com/leanreview/leanreview/internal/gitrepo"
 	"github.com/leanreview/leanreview/internal/iostreams"
 	"github.com/leanreview/leanreview/internal/source"
@@ -104,6 +106,40 @@ func (f *Factory) Documents() (*store.Dir, error) {
 		return nil, err
 	}
 	return store.New(filepath.Join(cfg.Paths.StateDir, "drafts"), 1)
+}
+
+// ViewedDocuments opens the read-marks directory. The terminal's in-process
+// review and the daemon must use this same directory, or the two would
+// disagree about what has been read.
+func (f *Factory) ViewedDocuments() (*store.Dir, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	return store.New(filepath.Join(cfg.Paths.StateDir, "viewed"), 1)
+}
+
+// connectDaemon returns the running daemon of this version, starting
+// `leanreview serve` in the background when there is none, logging to
+// daemon.log in the runtime directory so `leanreview mcp` and
+// `--share` find and start the same daemon.
+func (f *Factory) connectDaemon(ctx context.Context) (daemon.Discovery, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return daemon.Discovery{}, err
+	}
+	run := cfg.Paths.RuntimeDir
+	exe, err := os.Executable()
+	if err != nil {
+		return daemon.Discovery{}, fmt.Errorf("find leanreview to start its daemon: %w", err)
+	}
+	start := func() error {
+		if err := daemon.PrepareRuntimeDir(run); err != nil {
+			return err
+		}
+		return daemon.StartProcess(exe, []string{"serve"}, filepath.Join(run, "daemon.log"))
+	}
+	return daemon.Connect(ctx, daemon.ConnectOptions{RuntimeDir: run, Version: Version, Start: start})
 }
 
 func sourceInfo(src *source.Source) app.SourceInfo {

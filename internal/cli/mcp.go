@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/leanreview/leanreview/internal/app"
-	"github.com/leanreview/leanreview/internal/daemon"
 	"github.com/leanreview/leanreview/internal/httpapi"
 	"github.com/leanreview/leanreview/internal/mcp"
 	"github.com/spf13/cobra"
@@ -97,28 +94,6 @@ func mcpViaDaemon(ctx context.Context, f *Factory, opts *MCPOptions) error {
 	}
 	hc := &http.Client{Transport: bearer{token: disc.Token, next: http.DefaultTransport}}
 	return mcp.Relay(ctx, disc.BaseURL()+mcp.EndpointPath(sess.ID()), hc, f.IOStreams.In, f.IOStreams.Out, mcp.Options{Version: Version})
-}
-
-// connectDaemon returns the running daemon of this version, starting
-// `leanreview serve` in the background when there is none, logging to
-// daemon.log in the runtime directory as SharedService's does.
-func (f *Factory) connectDaemon(ctx context.Context) (daemon.Discovery, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return daemon.Discovery{}, err
-	}
-	run := cfg.Paths.RuntimeDir
-	exe, err := os.Executable()
-	if err != nil {
-		return daemon.Discovery{}, fmt.Errorf("find leanreview to start its daemon: %w", err)
-	}
-	start := func() error {
-		if err := daemon.PrepareRuntimeDir(run); err != nil {
-			return err
-		}
-		return daemon.StartProcess(exe, []string{"serve"}, filepath.Join(run, "daemon.log"))
-	}
-	return daemon.Connect(ctx, daemon.ConnectOptions{RuntimeDir: run, Version: Version, Start: start})
 }
 
 // bearer authenticates every request with the daemon's token.

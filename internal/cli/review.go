@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"sync"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/leanreview/leanreview/internal/config"
 	"github.com/leanreview/leanreview/internal/editor"
 	"github.com/leanreview/leanreview/internal/source"
-	"github.com/leanreview/leanreview/internal/store"
 	"github.com/leanreview/leanreview/internal/tui"
 )
 
@@ -92,7 +90,7 @@ func (f *Factory) openLocal(ctx context.Context, cfg *config.Config, info app.So
 	if err != nil {
 		return nil, err
 	}
-	viewed, err := store.New(filepath.Join(cfg.Paths.StateDir, "viewed"), 1)
+	viewed, err := f.ViewedDocuments()
 	if err != nil {
 		return nil, err
 	}

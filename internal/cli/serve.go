@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/leanreview/leanreview/internal/daemon"
 	"github.com/leanreview/leanreview/internal/httpapi"
 	"github.com/leanreview/leanreview/internal/mcp"
-	"github.com/leanreview/leanreview/internal/store"
 	"github.com/leanreview/leanreview/internal/web"
 	"github.com/spf13/cobra"
 )
@@ -96,15 +94,11 @@ func serveRun(ctx context.Context, f *Factory, opts *ServeOptions) error {
 // viewed-mark files the terminal uses, sources opened as the command line
 // opens them, git work trees watched.
 func (f *Factory) registry(log *slog.Logger) (*app.Registry, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, err
-	}
 	docs, err := f.Documents()
 	if err != nil {
 		return nil, err
 	}
-	viewed, err := store.New(filepath.Join(cfg.Paths.StateDir, "viewed"), 1)
+	viewed, err := f.ViewedDocuments()
 	if err != nil {
 		return nil, err
 	}
@@ -123,21 +117,7 @@ func (f *Factory) registry(log *slog.Logger) (*app.Registry, error) {
 // terminal UI uses the returned session as its app.Service; loginURL logs
 // a browser into the same review, once, within five minutes.
 func (f *Factory) SharedService(ctx context.Context, args []string, sf sourceFlags) (svc *httpapi.Session, loginURL string, err error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, "", err
-	}
-	run := cfg.Paths.RuntimeDir
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, "", fmt.Errorf("find leanreview to start its daemon: %w", err)
-	}
-	disc, err := daemon.Connect(ctx, daemon.ConnectOptions{RuntimeDir: run, Version: Version, Start: func() error {
-		if err := daemon.PrepareRuntimeDir(run); err != nil {
-			return err
-		}
-		return daemon.StartProcess(exe, []string{"serve"}, filepath.Join(run, "daemon.log"))
-	}})
+	disc, err := f.connectDaemon(ctx)
 	if err != nil {
 		return nil, "", err
 	}
