@@ -163,6 +163,24 @@ func (f *Factory) OpenReview(ctx context.Context, src *source.Source) (*app.Revi
 	return r, nil
 }
 
+// ReadChangeset opens args' source, reads its patch and parses it. A patch
+// the parser refuses is a usage error, like a source that cannot be opened.
+func (f *Factory) ReadChangeset(ctx context.Context, args []string, sf sourceFlags) (*source.Source, *changeset.Changeset, error) {
+	src, err := f.OpenSource(ctx, args, sf)
+	if err != nil {
+		return nil, nil, err
+	}
+	patch, err := src.Patch(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := changeset.ParseBytes(patch)
+	if err != nil {
+		return nil, nil, parseFailure(fmt.Errorf("read %s: %w", src.Label, err))
+	}
+	return src, cs, nil
+}
+
 // parseFailure makes a patch the parser refuses a usage error: the input is
 // the user's to fix.
 func parseFailure(err error) error {

@@ -58,20 +58,12 @@ type inspectJSON struct {
 }
 
 func inspectRun(ctx context.Context, f *Factory, opts *InspectOptions) error {
-	src, err := f.OpenSource(ctx, opts.Args, opts.Source)
-	if err != nil {
-		return err
-	}
-	patch, err := src.Patch(ctx)
-	if err != nil {
-		return err
-	}
 	// The parsed model of a large patch is long-lived, so frequent
 	// collections find little garbage and cost a good share of the parse.
 	debug.SetGCPercent(400)
-	cs, err := changeset.ParseBytes(patch)
+	src, cs, err := f.ReadChangeset(ctx, opts.Args, opts.Source)
 	if err != nil {
-		return parseFailure(fmt.Errorf("read %s: %w", src.Label, err))
+		return err
 	}
 	out := f.IOStreams.Out
 	switch {

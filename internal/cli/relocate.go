@@ -44,31 +44,20 @@ NEW_SOURCE exactly as loading drafts does, and print one line per input:
 	return cmd
 }
 
-func (f *Factory) readChangeset(ctx context.Context, arg string) (*changeset.Changeset, error) {
+func (f *Factory) relocateSide(ctx context.Context, arg string) (*changeset.Changeset, error) {
 	if arg == "-" {
 		return nil, usageError{fmt.Errorf("relocate reads its requests on standard input; name the sources as files or revisions")}
 	}
-	src, err := f.OpenSource(ctx, []string{arg}, sourceFlags{})
-	if err != nil {
-		return nil, err
-	}
-	patch, err := src.Patch(ctx)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := changeset.ParseBytes(patch)
-	if err != nil {
-		return nil, parseFailure(fmt.Errorf("read %s: %w", src.Label, err))
-	}
-	return cs, nil
+	_, cs, err := f.ReadChangeset(ctx, []string{arg}, sourceFlags{})
+	return cs, err
 }
 
 func relocateRun(ctx context.Context, f *Factory, opts *RelocateOptions) error {
-	from, err := f.readChangeset(ctx, opts.From)
+	from, err := f.relocateSide(ctx, opts.From)
 	if err != nil {
 		return err
 	}
-	to, err := f.readChangeset(ctx, opts.To)
+	to, err := f.relocateSide(ctx, opts.To)
 	if err != nil {
 		return err
 	}
